@@ -1,0 +1,57 @@
+"""The ``ggp`` command line: one subcommand module per area, each with ``register``.
+
+Errors of the project (:class:`~ggp.errors.GGPError`) end the command with a one-line message
+and exit status 1, never a traceback; usage errors exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from ggp.errors import GGPError, InvalidGameError
+
+#: Modules under :mod:`ggp.cli` that add subcommands, in the order ``--help`` lists them.
+COMMAND_MODULES = ("gdl_commands",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="ggp",
+        description="A GDL-II general game player and game host: validate and reason about game "
+        "rules, translate RECYCLE card games, host matches and serve players over the GGP protocol.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"ggp.cli.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = args.run(args)
+    except InvalidGameError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    except GGPError as exc:
+        print(f"ggp {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"ggp {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(status or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""Subcommands on game rules: ``validate``, ``perft``, ``playout`` and ``verify``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from ggp.gdl.load import load_game, read_game_file
+from ggp.reasoner import REASONERS, make_machine
+from ggp.reasoner.play import perft, random_playout
+
+
+def register(sub: Any) -> None:
+    """Add the rule subcommands to ``sub``."""
+    p = sub.add_parser(
+        "validate",
+        help="check game files and report every problem",
+        description="Check GDL/GDL-II (KIF or infix) or RECYCLE files. Prints one line per problem "
+        "as FILE:LINE:COL: message; exits 0 when every file is valid (warnings allowed), else 1.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(run=run_validate)
+
+    p = sub.add_parser(
+        "perft",
+        help="count joint-move sequences of a given length",
+        description='Print {"depth": D, "nodes": N}: N joint-move sequences of exactly D steps from '
+        "the initial state (every role's legal moves, random included; a terminal state before D "
+        "ends its sequence uncounted).",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--depth", type=int, required=True, metavar="D")
+    _reasoner_option(p)
+    p.set_defaults(run=run_perft)
+
+    p = sub.add_parser(
+        "playout",
+        help="play uniform random playouts and report statistics",
+        description="Play N uniformly random playouts from the initial state and print one JSON "
+        "object with playouts, mean_length, playouts_per_second and mean_goals (role to mean goal).",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--count", type=int, default=100, metavar="N", help="number of playouts (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    _reasoner_option(p)
+    p.set_defaults(run=run_playout)
+
+    p = sub.add_parser(
+        "verify",
+        help="cross-check the fast reasoner against the clingo oracle",
+        description="Play N seeded random playouts, asking both the fast reasoner and the clingo "
+        "oracle every query (legal moves, terminal, goals, next state, percepts). Reports the first "
+        "disagreement (state, query, both answers) and exits 1, or reports success.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--count", type=int, default=20, metavar="N", help="number of playouts (default 20)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.set_defaults(run=run_verify)
+
+
+def _reasoner_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--reasoner", choices=REASONERS, default="fast", help="which reasoner answers the queries (default fast)"
+    )
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """Validate each file; print problems; exit 1 if any error."""
+    from ggp.gdl.validate import validate
+
+    failed = False
+    for name in args.files:
+        description, problems = read_game_file(name)
+        if not any(p.is_error for p in problems) and not name.lower().endswith(".rcy"):
+            problems = problems + validate(description)
+        for problem in sorted(problems, key=lambda p: (p.location.line, p.location.column)):
+            print(problem)
+        failed = failed or any(p.is_error for p in problems)
+    return 1 if failed else 0
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    """Print the perft count as JSON."""
+    if args.depth < 0:
+        print("ggp perft: --depth must be 0 or more", file=sys.stderr)
+        return 2
+    machine = make_machine(load_game(args.file), args.reasoner)
+    print(json.dumps({"depth": args.depth, "nodes": perft(machine, args.depth)}))
+    return 0
+
+
+def run_playout(args: argparse.Namespace) -> int:
+    """Print random-playout statistics as JSON."""
+    if args.count < 1:
+        print("ggp playout: --count must be 1 or more", file=sys.stderr)
+        return 2
+    machine = make_machine(load_game(args.file), args.reasoner)
+    rng = random.Random(args.seed)
+    totals = {str(r): 0 for r in machine.roles}
+    length = 0
+    unfinished = 0
+    start = time.perf_counter()
+    for _ in range(args.count):
+        result = random_playout(machine, rng)
+        length += result.length
+        unfinished += not result.finished
+        for role, value in result.goals.items():
+            totals[str(role)] += value
+    elapsed = time.perf_counter() - start
+    report = {
+        "playouts": args.count,
+        "mean_length": length / args.count,
+        "playouts_per_second": args.count / elapsed if elapsed > 0 else float("inf"),
+        "mean_goals": {role: total / args.count for role, total in totals.items()},
+    }
+    if unfinished:
+        report["unfinished"] = unfinished
+    print(json.dumps(report))
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Cross-check the two reasoners; exit 1 on the first disagreement."""
+    from ggp.reasoner.verify import cross_check
+
+    description = load_game(args.file)
+    report = cross_check(description, args.count, args.seed)
+    print(report.describe())
+    return 0 if report.ok else 1

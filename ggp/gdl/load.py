@@ -1,0 +1,75 @@
+"""Loading game descriptions from files or text, in either syntax.
+
+KIF is recognised by its first parenthesis; anything else is read as infix. RECYCLE files
+(``.rcy``) are translated to GDL-II by :mod:`translators.recycle` when it is available.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from ggp.errors import GDLSyntaxError, InvalidGameError, Location, Problem
+from ggp.gdl.infix import parse_infix
+from ggp.gdl.kif import read_kif
+from ggp.gdl.rules import GameDescription
+
+#: Loaders for other game languages by file suffix (``.rcy`` registers itself here).
+#: Each returns the translated description and the problems found on the way.
+FOREIGN_LOADERS: dict[str, Callable[[Path], tuple[GameDescription, list[Problem]]]] = {}
+
+
+def _is_kif(text: str) -> bool:
+    for line in text.lstrip("\ufeff").splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith((";", "%")):
+            continue
+        return stripped.startswith("(")
+    return True
+
+
+def read_game(text: str, source: str | None = None) -> tuple[GameDescription, list[Problem]]:
+    """Parse rules in either syntax; returns the description and the problems met reading it."""
+    if _is_kif(text):
+        return read_kif(text, source)
+    try:
+        return parse_infix(text, source), []
+    except GDLSyntaxError as exc:
+        return GameDescription((), source), [exc.as_problem()]
+
+
+def _foreign_loader(path: Path) -> Callable[[Path], tuple[GameDescription, list[Problem]]] | None:
+    if path.suffix.lower() == ".rcy" and ".rcy" not in FOREIGN_LOADERS:
+        try:
+            import translators.recycle.gdl_loader  # noqa: F401  (registers the loader)
+        except ImportError:
+            return None
+    return FOREIGN_LOADERS.get(path.suffix.lower())
+
+
+def read_game_file(path: str | Path) -> tuple[GameDescription, list[Problem]]:
+    """Read a game file; a missing or unreadable file is reported as a problem, not raised."""
+    path = Path(path)
+    loader = _foreign_loader(path)
+    try:
+        if loader is not None:
+            return loader(path)
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        return GameDescription((), str(path)), [Problem(Location(str(path), 1, 1), f"cannot read file: {exc.strerror}")]
+    except UnicodeDecodeError as exc:
+        return GameDescription((), str(path)), [Problem(Location(str(path), 1, 1), f"not UTF-8 text: {exc.reason}")]
+    return read_game(text, str(path))
+
+
+def load_game(path: str | Path, check: bool = True) -> GameDescription:
+    """Read and (with ``check``) validate a game file; raises :class:`InvalidGameError` on errors."""
+    description, problems = read_game_file(path)
+    if check and not any(p.is_error for p in problems):
+        from ggp.gdl.validate import validate
+
+        problems = problems + validate(description)
+    errors = [p for p in problems if p.is_error]
+    if errors:
+        raise InvalidGameError(errors)
+    return description

@@ -1,0 +1,217 @@
+"""GDL terms: constants, variables and compound terms (immutable, hashable values).
+
+A ground sentence such as ``(cell 1 1 b)`` is a :class:`Function`; a proposition such as
+``terminal`` is a :class:`Constant`. Terms print as KIF (``str``) and parse back with
+:meth:`Term.parse`. Every term may carry the :class:`~ggp.errors.Location` it was read from;
+locations never take part in equality.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Mapping
+
+from ggp.errors import Location
+
+
+class Term:
+    """Base class of GDL terms."""
+
+    __slots__ = ()
+
+    name: str
+    loc: Location | None
+
+    @staticmethod
+    def parse(text: str) -> Term:
+        """Parse one KIF term, e.g. ``Term.parse("(mark 1 1)")`` (lower-cased)."""
+        from ggp.gdl.kif import parse_term
+
+        return parse_term(text)
+
+    @property
+    def is_ground(self) -> bool:
+        """True when the term contains no variable."""
+        raise NotImplementedError
+
+    def variables(self) -> Iterator[Variable]:
+        """Every variable occurrence in the term, left to right."""
+        raise NotImplementedError
+
+    def substitute(self, binding: Mapping[Variable, Term]) -> Term:
+        """The term with each variable in ``binding`` replaced."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"Term.parse({str(self)!r})"
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+
+class Constant(Term):
+    """An atomic symbol: ``xplayer``, ``1``, ``terminal``."""
+
+    __slots__ = ("name", "loc", "_hash")
+    _hash: int
+
+    def __init__(self, name: str, loc: Location | None = None):
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "loc", loc)
+        object.__setattr__(self, "_hash", hash(("c", name)))
+
+    @property
+    def is_ground(self) -> bool:
+        """Constants are ground."""
+        return True
+
+    def variables(self) -> Iterator[Variable]:
+        """A constant has no variables."""
+        return iter(())
+
+    def substitute(self, binding: Mapping[Variable, Term]) -> Term:
+        """A constant is unchanged by substitution."""
+        return self
+
+    @property
+    def arity(self) -> int:
+        """Constants have arity 0."""
+        return 0
+
+    @property
+    def args(self) -> tuple[Term, ...]:
+        """Constants have no arguments."""
+        return ()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Constant and self.name == other.name)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Term) -> bool:
+        return sort_key(self) < sort_key(other)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return (Constant, (self.name,))
+
+
+class Variable(Term):
+    """A logic variable; ``name`` excludes the leading ``?``."""
+
+    __slots__ = ("name", "loc", "_hash")
+    _hash: int
+
+    def __init__(self, name: str, loc: Location | None = None):
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "loc", loc)
+        object.__setattr__(self, "_hash", hash(("v", name)))
+
+    @property
+    def is_ground(self) -> bool:
+        """Variables are not ground."""
+        return False
+
+    def variables(self) -> Iterator[Variable]:
+        """The variable itself."""
+        yield self
+
+    def substitute(self, binding: Mapping[Variable, Term]) -> Term:
+        """The bound value, or the variable itself when unbound."""
+        return binding.get(self, self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Variable and self.name == other.name)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Term) -> bool:
+        return sort_key(self) < sort_key(other)
+
+    def __str__(self) -> str:
+        return "?" + self.name
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return (Variable, (self.name,))
+
+
+class Function(Term):
+    """A compound term ``(name arg1 ... argN)`` with N >= 1."""
+
+    __slots__ = ("name", "args", "loc", "_hash", "_ground")
+    args: tuple[Term, ...]
+    _hash: int
+    _ground: bool
+
+    def __init__(self, name: str, args: tuple[Term, ...], loc: Location | None = None):
+        if not args:
+            raise ValueError(f"a compound term needs arguments: ({name})")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "args", tuple(args))
+        object.__setattr__(self, "loc", loc)
+        object.__setattr__(self, "_hash", hash((name, self.args)))
+        object.__setattr__(self, "_ground", all(a.is_ground for a in self.args))
+
+    @property
+    def arity(self) -> int:
+        """Number of arguments."""
+        return len(self.args)
+
+    @property
+    def is_ground(self) -> bool:
+        """True when no argument contains a variable."""
+        return self._ground
+
+    def variables(self) -> Iterator[Variable]:
+        """Every variable occurrence, left to right."""
+        for arg in self.args:
+            yield from arg.variables()
+
+    def substitute(self, binding: Mapping[Variable, Term]) -> Term:
+        """The term with bound variables replaced."""
+        if self._ground:
+            return self
+        return Function(self.name, tuple(a.substitute(binding) for a in self.args), self.loc)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Function
+            and self._hash == other._hash
+            and self.name == other.name
+            and self.args == other.args
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Term) -> bool:
+        return sort_key(self) < sort_key(other)
+
+    def __str__(self) -> str:
+        return "(" + self.name + " " + " ".join(str(a) for a in self.args) + ")"
+
+    def __reduce__(self) -> tuple[type, tuple[str, tuple[Term, ...]]]:
+        return (Function, (self.name, self.args))
+
+
+def sort_key(term: Term) -> tuple[object, ...]:
+    """A total order on terms: numbers by value first, then names, then compound terms."""
+    if isinstance(term, Function):
+        return (2, term.name, len(term.args), tuple(sort_key(a) for a in term.args))
+    if isinstance(term, Variable):
+        return (3, term.name)
+    name = term.name
+    if name.isdigit():
+        return (0, int(name), name)
+    return (1, name)
+
+
+def sentence_name(term: Term) -> tuple[str, int]:
+    """The relation a sentence belongs to, as ``(name, arity)``."""
+    return (term.name, len(term.args) if isinstance(term, Function) else 0)

@@ -1,0 +1,94 @@
+"""Plain functions built on :class:`~ggp.reasoner.machine.StateMachine`.
+
+Joint-move enumeration, random joint moves, random playouts and perft work with any reasoner;
+randomness is always passed in as a :class:`random.Random`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Iterator
+
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Constant, Term
+from ggp.reasoner.machine import JointMove, State, StateMachine
+
+#: Playouts stop after this many steps unless told otherwise (a game that never ends).
+DEFAULT_MAX_STEPS = 10_000
+
+
+def joint_moves(machine: StateMachine, state: State) -> Iterator[JointMove]:
+    """Every joint move in ``state``: the product of each role's legal moves, in role order."""
+    return itertools.product(*machine.all_legal_moves(state))
+
+
+def random_joint_move(machine: StateMachine, state: State, rng: random.Random) -> JointMove:
+    """One legal move per role, each chosen uniformly with ``rng`` (roles in order)."""
+    choices = []
+    for role, moves in zip(machine.roles, machine.all_legal_moves(state)):
+        if not moves:
+            raise ReasonerError(f"role {role} has no legal move in a non-terminal state")
+        choices.append(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+    return tuple(choices)
+
+
+@dataclass(frozen=True)
+class Playout:
+    """The outcome of one random playout."""
+
+    final: State
+    length: int
+    goals: dict[Constant, int]
+    finished: bool
+
+
+def random_playout(
+    machine: StateMachine, rng: random.Random, state: State | None = None, max_steps: int = DEFAULT_MAX_STEPS
+) -> Playout:
+    """Play uniformly random joint moves from ``state`` (default: the initial state) to the end.
+
+    ``finished`` is False when ``max_steps`` ran out first; goals are then those of the last state.
+    """
+    current = machine.initial_state() if state is None else state
+    steps = 0
+    while not machine.is_terminal(current):
+        if steps >= max_steps:
+            return Playout(current, steps, machine.goals(current), False)
+        current = machine.next_state(current, random_joint_move(machine, current, rng))
+        steps += 1
+    return Playout(current, steps, machine.goals(current), True)
+
+
+def perft(machine: StateMachine, depth: int, state: State | None = None) -> int:
+    """The number of joint-move sequences of exactly ``depth`` steps from ``state``.
+
+    Every role's legal moves count (``random`` included); a terminal state reached before
+    ``depth`` ends its sequence and is not counted.
+    """
+    start = machine.initial_state() if state is None else state
+
+    def count(s: State, d: int) -> int:
+        if d == 0:
+            return 1
+        if machine.is_terminal(s):
+            return 0
+        if d == 1:
+            total = 1
+            for moves in machine.all_legal_moves(s):
+                total *= len(moves)
+            return total
+        return sum(count(machine.next_state(s, joint), d - 1) for joint in joint_moves(machine, s))
+
+    return count(start, depth)
+
+
+def history_states(machine: StateMachine, joints: list[tuple[Term, ...]], state: State | None = None) -> list[State]:
+    """The states visited by playing ``joints`` from ``state`` (default: initial), first included."""
+    current = machine.initial_state() if state is None else state
+    states = [current]
+    for joint in joints:
+        current = machine.next_state(current, joint)
+        states.append(current)
+    return states
