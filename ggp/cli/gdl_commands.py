@@ -74,9 +74,14 @@ def run_validate(args: argparse.Namespace) -> int:
 
     failed = False
     for name in args.files:
-        description, problems = read_game_file(name)
-        if not any(p.is_error for p in problems) and not name.lower().endswith(".rcy"):
-            problems = problems + validate(description)
+        if name.lower().endswith(".rcy"):
+            from translators.recycle.check import check_file
+
+            problems = check_file(name)
+        else:
+            description, problems = read_game_file(name)
+            if not any(p.is_error for p in problems):
+                problems = problems + validate(description)
         for problem in sorted(problems, key=lambda p: (p.location.line, p.location.column)):
             print(problem)
         failed = failed or any(p.is_error for p in problems)
