@@ -1,9 +1,162 @@
-"""Subcommands of this area (filled in by the issue that builds it)."""
+"""Subcommands for hosting and serving matches: ``serve``, ``match``, ``matches``, ``replay``."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import logging
+import random
+import secrets
+import sys
 from typing import Any
+
+from ggp.reasoner import REASONERS
 
 
 def register(sub: Any) -> None:
-    """Add this module's subcommands to ``sub``."""
+    """Add the match subcommands to ``sub``."""
+    p = sub.add_parser(
+        "serve",
+        help="serve a player over the GGP HTTP protocol",
+        description="Run PLAYER (a registered name or module:Class) as a GGP player server. Prints "
+        "'listening on http://HOST:PORT' once ready, then answers game managers until Ctrl-C.",
+    )
+    p.add_argument("player", metavar="PLAYER")
+    p.add_argument("--port", type=int, default=9147, help="TCP port (default 9147; 0 picks a free port)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--name", help="name given in answers to (info) (default: the player's name)")
+    p.add_argument("--seed", type=int, help="seed of the player's random generator")
+    _reasoner_option(p)
+    p.add_argument("--verbose", "-v", action="store_true", help="log every message to stderr")
+    p.set_defaults(run=run_serve)
+
+    p = sub.add_parser(
+        "match",
+        help="host a match between in-process and remote players",
+        description="Run one match of FILE. Give one --player per non-random role, in the order of "
+        "the role facts: a registered player name (run in this process) or http://HOST:PORT (a "
+        "remote GGP player). Prints one JSON object: goals, record path and errors.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--player", action="append", required=True, metavar="SPEC", help="a player (repeat per role)")
+    p.add_argument("--startclock", type=float, default=10.0, metavar="S", help="start clock, seconds (default 10)")
+    p.add_argument("--playclock", type=float, default=5.0, metavar="S", help="play clock, seconds (default 5)")
+    p.add_argument("--slack", type=float, default=1.0, metavar="S",
+                   help="network allowance added to each clock, seconds (default 1)")
+    p.add_argument("--seed", type=int, metavar="N", help="seed for random's moves and substitutions (default: drawn and recorded)")
+    p.add_argument("--record", metavar="PATH", help="where to write the match record (default: the data directory)")
+    p.add_argument("--db", metavar="PATH", help="match database (default: $GGP_MATCH_DB or the data directory)")
+    p.add_argument("--protocol", choices=("auto", "gdl2"), default="auto",
+                   help="auto: GDL messages for games without sees; gdl2: GDL-II messages always")
+    p.add_argument("--match-id", metavar="ID", help="the match id (default: game name, time and random digits)")
+    _reasoner_option(p)
+    p.add_argument("--verbose", "-v", action="store_true", help="print each step to stderr")
+    p.set_defaults(run=run_match_command)
+
+    p = sub.add_parser("matches", help="list or show recorded matches",
+                       description="Read the match database (--db, $GGP_MATCH_DB or the data directory).")
+    msub = p.add_subparsers(dest="action", metavar="ACTION")
+    msub.required = True
+    q = msub.add_parser("list", help="one line per match, oldest first")
+    q.add_argument("--db", metavar="PATH", help="match database")
+    q.set_defaults(run=run_matches_list)
+    q = msub.add_parser("show", help="print a match record as JSON")
+    q.add_argument("match_id", metavar="ID")
+    q.add_argument("--db", metavar="PATH", help="match database")
+    q.set_defaults(run=run_matches_show)
+
+    p = sub.add_parser(
+        "replay",
+        help="re-check a match record against its rules",
+        description="Replay RECORD: every move must be legal, every percept as recorded, the goals "
+        "as recorded. Prints {\"goals\": ..., \"steps\": N}; exits 1 naming the first disagreement.",
+    )
+    p.add_argument("record", metavar="RECORD")
+    _reasoner_option(p)
+    p.set_defaults(run=run_replay)
+
+
+def _reasoner_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reasoner", choices=REASONERS, default=None,
+                   help="state machine for the rules (default: the project's default reasoner)")
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s: %(message)s")
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve a player until interrupted."""
+    from ggp.players.registry import create_player
+    from ggp.server import PlayerServer, PlayerService
+
+    _logging(args.verbose)
+    rng = random.Random(args.seed) if args.seed is not None else random.Random()
+    player = create_player(args.player, rng=rng, reasoner=args.reasoner)
+    service = PlayerService(player, name=args.name, reasoner=args.reasoner)
+    try:
+        server = PlayerServer(service, args.host, args.port)
+    except OSError as exc:
+        print(f"ggp serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"listening on {server.url}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    """Host one match, write its record, print the summary."""
+    from ggp.gdl.load import load_game
+    from ggp.manager.client import make_client
+    from ggp.manager.clocks import Clocks
+    from ggp.manager.record import write_record
+    from ggp.manager.runner import MatchSettings, run_match
+    from ggp.manager.store import MatchStore, default_record_path
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    clocks = Clocks(args.startclock, args.playclock, args.slack)
+    description = load_game(args.file)
+    clients = [make_client(spec, random.Random(f"{seed}/{i}"), args.reasoner) for i, spec in enumerate(args.player)]
+    settings = MatchSettings(clocks, seed, args.protocol, args.reasoner, args.match_id)
+    progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.verbose else None
+    record = run_match(description, clients, settings, progress)
+    path = write_record(record, args.record or default_record_path(record.match_id))
+    with MatchStore(args.db) as store:
+        store.add(record, path.resolve())
+    print(json.dumps({"goals": record.goals, "record": str(path), "errors": record.errors}))
+    return {"finished": 0, "aborted": 130}.get(record.status, 1)
+
+
+def run_matches_list(args: argparse.Namespace) -> int:
+    """Print one line per stored match."""
+    from ggp.manager.store import MatchStore
+
+    with MatchStore(args.db) as store:
+        for row in store.rows():
+            print(row)
+    return 0
+
+
+def run_matches_show(args: argparse.Namespace) -> int:
+    """Print one stored record as JSON."""
+    from ggp.manager.store import MatchStore
+
+    with MatchStore(args.db) as store:
+        record = store.get(args.match_id)
+    print(json.dumps(record.to_json(), indent=1))
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Re-check a record; print the goals."""
+    from ggp.manager.record import read_record
+    from ggp.manager.replay import replay
+
+    record = read_record(args.record)
+    result = replay(record, args.reasoner)
+    print(json.dumps({"goals": result.goals, "steps": result.steps, "status": record.status}))
+    return 0

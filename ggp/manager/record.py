@@ -1,0 +1,161 @@
+"""Match records: everything that happened in a match, as one JSON file written atomically.
+
+A record holds the match id, the rules as sent (KIF text and its SHA-256), roles, players,
+clocks, seed and message form, then every step (the joint move in role order, each role's
+percepts, each player's answer and how long it took, and every substitution with its reason),
+problems outside the steps (a player that was not ``ready``, did not answer ``stop``), the goals
+and the status (``finished``, ``aborted`` or ``error``). ``ggp replay`` checks a record against
+its rules (:mod:`ggp.manager.replay`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ggp.errors import GGPError
+
+#: Version of the record format written by this module.
+FORMAT = 1
+
+
+class RecordError(GGPError, ValueError):
+    """A record file that cannot be read or is not a match record."""
+
+
+@dataclass
+class Answer:
+    """A player's answer to one message: the text (None if none came), seconds, failure."""
+
+    reply: str | None
+    seconds: float
+    failure: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class Substitution:
+    """A move the manager played for a role, and why (``timeout``, ``illegal``, ``garbled``, ...)."""
+
+    role: str
+    move: str
+    reason: str
+    detail: str
+    reply: str | None = None
+
+
+@dataclass
+class Step:
+    """One transition: the joint move (role order), percepts per role, answers, substitutions."""
+
+    turn: int
+    joint_move: list[str]
+    percepts: dict[str, list[str]]
+    answers: dict[str, Answer] = field(default_factory=dict)
+    substitutions: list[Substitution] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class Event:
+    """A problem outside the steps: at ``start``, ``stop`` or ``abort``, for one role."""
+
+    phase: str
+    role: str
+    reason: str
+    detail: str
+
+
+@dataclass
+class MatchRecord:
+    """A whole match (see the module doc)."""
+
+    match_id: str
+    game_source: str | None
+    game_kif: str
+    game_sha256: str
+    roles: list[str]
+    players: dict[str, str]
+    start_clock: float
+    play_clock: float
+    slack: float
+    seed: int | None
+    protocol: str
+    started: str = ""
+    finished: str = ""
+    seconds: float = 0.0
+    status: str = "running"
+    steps: list[Step] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    goals: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    format: int = FORMAT
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> MatchRecord:
+        """Read a record from parsed JSON; raises :class:`RecordError` when it is not one."""
+        try:
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise RecordError(f"not a match record of format {FORMAT}")
+            fields = dict(data)
+            fields["steps"] = [
+                Step(s["turn"], list(s["joint_move"]), {k: list(v) for k, v in s["percepts"].items()},
+                     {k: Answer(**a) for k, a in s.get("answers", {}).items()},
+                     [Substitution(**x) for x in s.get("substitutions", [])], s.get("seconds", 0.0))
+                for s in data["steps"]
+            ]
+            fields["events"] = [Event(**e) for e in data.get("events", [])]
+            return cls(**fields)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise RecordError(f"malformed match record: {type(exc).__name__} {exc}") from None
+
+    def summary(self) -> dict[str, Any]:
+        """What ``ggp match`` prints: goals, the record path is added by the caller, errors."""
+        return {"goals": dict(self.goals), "errors": list(self.errors)}
+
+
+def write_record(record: MatchRecord, path: str | Path) -> Path:
+    """Write ``record`` to ``path`` atomically (a temporary file renamed into place)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(record.to_json(), out, indent=1)
+            out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def read_record(path: str | Path) -> MatchRecord:
+    """Read a record file; raises :class:`RecordError` naming the file on any problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    try:
+        return MatchRecord.from_json(data)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None

@@ -1,0 +1,165 @@
+"""The player interface: what a strategy implements and what it is told.
+
+A :class:`Player` answers four events, as the GGP protocol's messages do: :meth:`Player.start`
+(the rules, its role and the clocks), :meth:`Player.play` (choose a move), :meth:`Player.stop`
+(the match ended) and :meth:`Player.abort`. It never sees HTTP, match ids of other matches or
+the true state of a GDL-II game: each turn it gets a :class:`TurnView` with only what its role
+was told (its own moves and percepts, or every joint move in a fully observed GDL game), the
+legal moves in a state consistent with that, and the :class:`~ggp.players.deadline.Deadline`
+by which it must answer.
+
+A strategy that searches should call :meth:`TurnView.propose` whenever it finds a better move;
+if it is still thinking when the time is up, the proposed move (or else a legal move) is sent
+for it (see :mod:`ggp.players.session`). Randomness comes from the ``rng`` passed in.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ggp.gdl.rules import GameDescription
+from ggp.gdl.terms import Constant, Term
+from ggp.players.deadline import Deadline
+from ggp.reasoner.machine import JointMove, State, StateMachine
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a ``start`` message tells a player: match id, role, rules and clocks (seconds)."""
+
+    match_id: str
+    role: Constant
+    description: GameDescription
+    start_clock: float
+    play_clock: float
+
+    @property
+    def roles(self) -> tuple[Constant, ...]:
+        """Every role of the game, in the order of its ``role`` facts."""
+        return self.description.roles
+
+    @property
+    def uses_sees(self) -> bool:
+        """True for GDL-II rules (with ``sees``), where a player sees only its percepts."""
+        return self.description.uses_sees
+
+
+@dataclass(frozen=True)
+class StartView:
+    """What :meth:`Player.start` gets: the match, a state machine for its rules, the deadline."""
+
+    match: MatchInfo
+    machine: StateMachine
+    deadline: Deadline
+
+    @property
+    def role(self) -> Constant:
+        """The player's role."""
+        return self.match.role
+
+
+class _Proposal:
+    """The best move a strategy has proposed so far in one turn (shared with the session)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._move: Term | None = None
+
+    def set(self, move: Term) -> None:
+        with self._lock:
+            self._move = move
+
+    def get(self) -> Term | None:
+        with self._lock:
+            return self._move
+
+
+@dataclass(frozen=True, eq=False)
+class TurnView:
+    """Everything a player knows when it must move (or when the match ends).
+
+    ``moves[i]`` and ``percepts[i]`` are the player's own move and percepts of turn ``i`` as the
+    manager reported them (None when not reported). ``joint_moves`` holds every joint move when
+    the manager told them (GDL messages); then ``state`` is the true state. Otherwise ``state`` is
+    one state consistent with everything the player was told (``consistent`` False if none was
+    found in time and percepts had to be ignored), and ``legal_moves`` are the role's legal moves
+    there (empty at the end of the match).
+    """
+
+    match: MatchInfo
+    machine: StateMachine
+    turn: int
+    moves: tuple[Term | None, ...]
+    percepts: tuple[frozenset[Term] | None, ...]
+    joint_moves: tuple[JointMove, ...] | None
+    state: State | None
+    legal_moves: tuple[Term, ...]
+    deadline: Deadline
+    consistent: bool = True
+    _proposal: _Proposal = field(default_factory=_Proposal, repr=False)
+
+    @property
+    def role(self) -> Constant:
+        """The player's role."""
+        return self.match.role
+
+    @property
+    def last_move(self) -> Term | None:
+        """The player's move in the previous turn as executed (None on the first turn)."""
+        return self.moves[-1] if self.moves else None
+
+    @property
+    def last_percepts(self) -> frozenset[Term]:
+        """What the player saw on the previous transition (empty on the first turn)."""
+        return (self.percepts[-1] or frozenset()) if self.percepts else frozenset()
+
+    @property
+    def fully_observed(self) -> bool:
+        """True when every joint move so far is known, so ``state`` is the true state."""
+        return self.joint_moves is not None
+
+    def propose(self, move: Term) -> None:
+        """Record ``move`` as the best found so far; it is sent if time runs out."""
+        self._proposal.set(move)
+
+    @property
+    def proposed(self) -> Term | None:
+        """The move last passed to :meth:`propose`, if any."""
+        return self._proposal.get()
+
+
+class Player(ABC):
+    """Base class of every player: override :meth:`play`, and :meth:`start`, :meth:`stop`,
+    :meth:`abort` when needed. One instance may play many matches, one after another.
+
+    ``name`` (the registry key, one word) and ``summary`` (one line for ``ggp players``) are
+    class attributes. ``rng`` is the player's only source of randomness; ``reasoner`` names the
+    state machine to use (None: the project default).
+    """
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+
+    def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        self.reasoner = reasoner
+
+    def start(self, view: StartView) -> None:
+        """Prepare for a match before ``view.deadline`` (default: nothing to prepare)."""
+
+    @abstractmethod
+    def play(self, view: TurnView) -> Term:
+        """Choose a move before ``view.deadline``; it should be one of ``view.legal_moves``."""
+
+    def stop(self, view: TurnView) -> None:
+        """The match is over; ``view`` holds the final move and percepts (default: nothing)."""
+
+    def abort(self, match: MatchInfo) -> None:
+        """The match was cancelled (default: nothing)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"

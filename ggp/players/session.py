@@ -1,0 +1,176 @@
+"""One match of one player: its history, its state tracking, and a move in time, always.
+
+:class:`PlayerSession` sits between a transport (the HTTP player server, or the game manager's
+in-process client) and a :class:`~ggp.players.base.Player`. Every call into the player and every
+reasoner query runs on the session's own worker thread, one task after another, so the player
+and its state machine are never used from two threads at once. The transport waits for the
+answer until the deadline it was given; if the strategy is still thinking then, it gets the
+move the strategy proposed so far, or else a legal move chosen before the strategy started.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TypeVar
+
+from ggp.errors import GGPError
+from ggp.gdl.terms import Term
+from ggp.players.base import MatchInfo, Player, StartView, TurnView, _Proposal
+from ggp.players.deadline import Deadline
+from ggp.players.tracker import HistoryTracker, Observation
+from ggp.reasoner import make_machine
+from ggp.reasoner.machine import JointMove, StateMachine
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Share of a turn's time that tracking the history may use before the strategy starts.
+TRACKING_SHARE = 0.5
+
+
+class _Turn:
+    """What the worker hands back to the transport for one turn: proposals and the fallback."""
+
+    def __init__(self) -> None:
+        self.proposal = _Proposal()
+        self.legal: tuple[Term, ...] | None = None
+        self.fallback: Term | None = None
+
+
+class PlayerSession:
+    """A player in one match (see the module doc). Not reusable: one session per match."""
+
+    def __init__(self, player: Player, match: MatchInfo, reasoner: str | None = None,
+                 rng: random.Random | None = None):
+        self.player = player
+        self.match = match
+        self.reasoner = reasoner if reasoner is not None else player.reasoner
+        self.rng = rng if rng is not None else random.Random(player.rng.getrandbits(64))
+        self.machine: StateMachine | None = None
+        self.tracker: HistoryTracker | None = None
+        self.error: str | None = None
+        self.moves: list[Term | None] = []
+        self.percepts: list[frozenset[Term] | None] = []
+        self.joints: list[JointMove] | None = []
+        self.answers: dict[int, Term] = {}
+        self.closed = False
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"player-{match.match_id}")
+
+    # --- the four events, called by the transport ---------------------------------------------
+
+    def start(self, deadline: Deadline) -> None:
+        """Build the state machine and let the player prepare, waiting at most until ``deadline``."""
+        self._wait(self._submit(lambda: self._start_task(deadline)), deadline)
+
+    def play(self, observations: Sequence[Observation], deadline: Deadline,
+             turn: int | None = None) -> Term | None:
+        """Record ``observations`` (the transitions since the last call) and return a move.
+
+        Answers by ``deadline``: the strategy's move, else its proposal, else a legal move; None
+        only when no legal move is known (the rules could not be read, or tracking failed).
+        With a ``turn`` number already answered, the same answer is given again.
+        """
+        if turn is not None and turn in self.answers:
+            return self.answers[turn]
+        slot = _Turn()
+        future = self._submit(lambda: self._play_task(list(observations), slot, deadline))
+        move = self._wait(future, deadline)
+        if move is not None and (slot.legal is None or move in slot.legal):
+            chosen: Term | None = move
+        else:
+            if move is not None:
+                log.warning("%s: player proposed the illegal move %s", self.match.match_id, move)
+            proposed = slot.proposal.get()
+            chosen = proposed if proposed is not None and slot.legal and proposed in slot.legal else slot.fallback
+        if chosen is not None and turn is not None:
+            self.answers[turn] = chosen
+        return chosen
+
+    def stop(self, observations: Sequence[Observation], deadline: Deadline) -> None:
+        """Record the last transition, tell the player the match is over, then close."""
+        self._wait(self._submit(lambda: self._stop_task(list(observations), deadline)), deadline)
+        self.close()
+
+    def abort(self) -> None:
+        """Tell the player the match was cancelled (without waiting), then close."""
+        self._submit(lambda: self.player.abort(self.match))
+        self.close()
+
+    def close(self) -> None:
+        """Stop accepting work; a task still running finishes in the background."""
+        self.closed = True
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # --- worker tasks -----------------------------------------------------------------------
+
+    def _submit(self, task: Callable[[], T]) -> Future[T]:
+        if self.closed:
+            failed: Future[T] = Future()
+            failed.set_exception(GGPError("the session is closed"))
+            return failed
+        return self._executor.submit(task)
+
+    def _wait(self, future: Future[T], deadline: Deadline) -> T | None:
+        try:
+            return future.result(timeout=deadline.remaining())
+        except FutureTimeout:
+            return None
+        except Exception as exc:  # noqa: BLE001 - the strategy's bug must not cost the answer
+            log.warning("%s: %s: %s", self.match.match_id, type(exc).__name__, exc)
+            return None
+
+    def _start_task(self, deadline: Deadline) -> None:
+        try:
+            self.machine = make_machine(self.match.description, self.reasoner) if self.reasoner \
+                else make_machine(self.match.description)
+            self.tracker = HistoryTracker(self.machine, self.match.role, self.rng)
+        except (GGPError, ValueError, RuntimeError) as exc:
+            self.error = f"cannot reason about these rules: {exc}"
+            log.error("%s: %s", self.match.match_id, self.error)
+            return
+        self.player.start(StartView(self.match, self.machine, deadline))
+
+    def _observe(self, observations: list[Observation], deadline: Deadline, live: bool) -> bool:
+        """Add observations to the history; False when the session cannot reason any more."""
+        for obs in observations:
+            self.moves.append(obs.move)
+            self.percepts.append(obs.percepts)
+            if self.joints is not None:
+                self.joints = self.joints + [obs.joint] if obs.joint is not None else None
+            if self.tracker is None:
+                continue
+            try:
+                self.tracker.observe(obs, deadline, live)
+            except GGPError as exc:
+                self.error = str(exc)
+                self.tracker = None
+                log.error("%s: %s", self.match.match_id, exc)
+        return self.tracker is not None
+
+    def _view(self, deadline: Deadline, slot: _Turn, legal: tuple[Term, ...]) -> TurnView:
+        assert self.machine is not None and self.tracker is not None
+        return TurnView(
+            self.match, self.machine, len(self.moves), tuple(self.moves), tuple(self.percepts),
+            tuple(self.joints) if self.joints is not None else None, self.tracker.state, legal,
+            deadline, self.tracker.exact, _proposal=slot.proposal,
+        )
+
+    def _play_task(self, observations: list[Observation], slot: _Turn, deadline: Deadline) -> Term | None:
+        if not self._observe(observations, deadline.share(TRACKING_SHARE), live=True):
+            return None
+        assert self.tracker is not None
+        legal = self.tracker.legal_moves()
+        slot.legal = legal
+        slot.fallback = legal[self.rng.randrange(len(legal))] if legal else None
+        if deadline.expired or not legal:
+            return None
+        return self.player.play(self._view(deadline, slot, legal))
+
+    def _stop_task(self, observations: list[Observation], deadline: Deadline) -> None:
+        if self._observe(observations, deadline.share(TRACKING_SHARE), live=False):
+            self.player.stop(self._view(deadline, _Turn(), ()))
