@@ -30,9 +30,9 @@ def _is_kif(text: str) -> bool:
 
 def read_game(text: str, source: str | None = None) -> tuple[GameDescription, list[Problem]]:
     """Parse rules in either syntax; returns the description and the problems met reading it."""
-    if _is_kif(text):
-        return read_kif(text, source)
     try:
+        if _is_kif(text):
+            return read_kif(text, source)
         return parse_infix(text, source), []
     except GDLSyntaxError as exc:
         return GameDescription((), source), [exc.as_problem()]
@@ -63,13 +63,17 @@ def read_game_file(path: str | Path) -> tuple[GameDescription, list[Problem]]:
 
 
 def load_game(path: str | Path, check: bool = True) -> GameDescription:
-    """Read and (with ``check``) validate a game file; raises :class:`InvalidGameError` on errors."""
-    description, problems = read_game_file(path)
-    if check and not any(p.is_error for p in problems):
-        from ggp.gdl.validate import validate
+    """Read a game file and (with ``check``) validate it and repair its clear slips.
 
-        problems = problems + validate(description)
+    Raises :class:`InvalidGameError` on errors. The repairs (see :mod:`ggp.gdl.normalise`) make
+    games with warnings playable as a reference game manager plays them.
+    """
+    description, problems = read_game_file(path)
     errors = [p for p in problems if p.is_error]
     if errors:
         raise InvalidGameError(errors)
+    if check:
+        from ggp.gdl.validate import prepare
+
+        description, _ = prepare(description)
     return description

@@ -1,0 +1,77 @@
+"""Validation of GDL and GDL-II game descriptions: every problem at once, each with its location.
+
+:func:`validate` runs every check and returns the problems sorted by position: errors for what
+makes a game meaningless, warnings for slips whose meaning is clear (the game still plays, as
+:func:`prepare` repairs them). :func:`validate_file` also reports what reading the file found.
+
+The checks live in their own modules: :mod:`ggp.gdl.normalise` (safety, negated ``distinct``),
+:mod:`ggp.gdl.keywords`, :mod:`ggp.gdl.relations` (arities, undefined relations) and
+:mod:`ggp.gdl.stratification` (recursion through ``not``, the recursion restriction).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ggp.errors import GDLSyntaxError, InvalidGameError, Problem
+from ggp.gdl.dependencies import DependencyGraph
+from ggp.gdl.keywords import keyword_problems, state_dependent_declarations
+from ggp.gdl.normalise import drop_relations, normalise
+from ggp.gdl.relations import name_problems
+from ggp.gdl.rules import GameDescription
+from ggp.gdl.stratification import negation_problems, recursion_problems
+
+
+def _order(problem: Problem) -> tuple[int, int, int, str]:
+    loc = problem.location
+    return (loc.line, loc.column, 0 if problem.is_error else 1, problem.message)
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    return sorted(dict.fromkeys(problems), key=_order)
+
+
+def validate(description: GameDescription, complete: bool = True) -> list[Problem]:
+    """Every problem of ``description`` (errors and warnings), in source order.
+
+    With ``complete=False`` (some rules could not be read) the checks that need every rule
+    (missing roles, ``terminal``, ``legal`` or ``goal``; relations defined nowhere) are skipped.
+    """
+    graph = DependencyGraph.build(description.rules)
+    rules = list(description.rules)
+    _, repairs = normalise(description)
+    problems = (repairs + keyword_problems(description, graph, complete) + name_problems(description, graph, complete)
+                + negation_problems(rules, graph) + recursion_problems(rules, graph))
+    return _unique(problems)
+
+
+def prepare(description: GameDescription) -> tuple[GameDescription, list[Problem]]:
+    """The description ready to play, with every clear slip repaired, and the warnings.
+
+    Raises :class:`~ggp.errors.InvalidGameError` with every error when the game is not playable.
+    """
+    problems = validate(description)
+    errors = [p for p in problems if p.is_error]
+    if errors:
+        raise InvalidGameError(errors)
+    ignored = state_dependent_declarations(DependencyGraph.build(description.rules))
+    repaired, _ = normalise(drop_relations(description, ignored))
+    return repaired, problems
+
+
+def validate_file(path: str | Path) -> list[Problem]:
+    """Every problem of a game file, in source order: what reading found, then validation.
+
+    When some rules do not parse the others are still validated, without the whole-game checks
+    (see :func:`validate`); when the text cannot be read at all (unbalanced parentheses, not
+    UTF-8) only that is reported.
+    """
+    from ggp.gdl.load import read_game_file
+
+    try:
+        description, problems = read_game_file(path)
+    except GDLSyntaxError as exc:
+        return [exc.as_problem()]
+    if any(p.is_error for p in problems) and not description.rules:
+        return _unique(problems)
+    return _unique(problems + validate(description, complete=not any(p.is_error for p in problems)))
