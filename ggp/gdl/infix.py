@@ -12,7 +12,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput
 
 from ggp.errors import GDLSyntaxError, Location
-from ggp.gdl.kif import to_literal
+from ggp.gdl.kif import describe_parse_error, to_literal
 from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
 
@@ -74,7 +74,7 @@ def parse_infix(text: str, source: str | None = None) -> GameDescription:
         tree = _PARSER.parse(text)
     except UnexpectedInput as exc:
         loc = Location(source, max(exc.line, 1), max(exc.column, 1))
-        raise GDLSyntaxError(f"unexpected text {exc.get_context(text).strip()!r}", loc) from None
+        raise GDLSyntaxError(describe_parse_error(_PARSER, exc), loc) from None
     try:
         result = _ToRules(source).transform(tree)
     except Exception as exc:  # lark wraps errors raised in callbacks

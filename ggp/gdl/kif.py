@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Union
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedInput
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
 
 from ggp.errors import GDLSyntaxError, Location, Problem
 from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
@@ -91,6 +92,34 @@ def _paren_problem(text: str, file: str | None) -> GDLSyntaxError | None:
     return None
 
 
+def _terminal_words(parser: Lark, name: str) -> str:
+    if name == "$END":
+        return "the end of the text"
+    try:
+        pattern = parser.get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    if isinstance(pattern, PatternStr):
+        return repr(pattern.value)
+    return {"NAME": "a name", "VARIABLE": "a variable"}.get(name, name.lower())
+
+
+def describe_parse_error(parser: Lark, exc: UnexpectedInput) -> str:
+    """A one-line account of a Lark parse error: what was found and what could have come instead."""
+    expected: set[str] | frozenset[str] | None
+    if isinstance(exc, UnexpectedToken):
+        found = "end of text" if exc.token.type == "$END" else repr(str(exc.token))
+        expected = exc.accepts or exc.expected
+    elif isinstance(exc, UnexpectedCharacters):
+        found, expected = repr(exc.char), exc.allowed
+    else:
+        found, expected = "end of text", getattr(exc, "expected", None)
+    words = sorted({_terminal_words(parser, name) for name in expected or ()})
+    if not words:
+        return f"unexpected {found}"
+    return f"unexpected {found}; expected " + (" or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1])
+
+
 def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> list[SExpr]:
     """Every top-level S-expression in ``text``; raises :class:`GDLSyntaxError`."""
     if text.startswith("\ufeff"):
@@ -102,7 +131,7 @@ def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> 
         if better is not None:
             raise better from None
         loc = Location(file, exc.line if exc.line > 0 else 1, exc.column if exc.column > 0 else 1)
-        raise GDLSyntaxError(f"unexpected text {exc.get_context(text).strip()!r}", loc) from None
+        raise GDLSyntaxError(describe_parse_error(_PARSER, exc), loc) from None
     result = _ToSExpr(file, lowercase).transform(tree)
     assert isinstance(result, list)
     return result

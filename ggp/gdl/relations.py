@@ -7,6 +7,7 @@ true). Keywords are checked by :mod:`ggp.gdl.keywords`.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 
 from ggp.errors import Location, Problem
@@ -84,12 +85,28 @@ def undefined_relation_problems(graph: DependencyGraph) -> list[Problem]:
             continue
         use = uses[0]
         out.append(Problem(use.atom.loc or use.rule.loc or Location(None, 1, 1),
-                           f"no rule defines {graph.label(rel)} with {_args(rel[1])}, so {use.atom} is never true",
+                           f"no rule defines {rel[0]} with {_args(rel[1])}, so {use.atom} is never true",
                            "warning"))
+    return out
+
+
+def misspelt_relation_problems(graph: DependencyGraph) -> list[Problem]:
+    """A relation defined but never used whose name is close to one that is used: a likely typo."""
+    out = []
+    used = sorted({rel[0] for rel in graph.uses if rel[0] not in KEYWORDS})
+    for rel, rules in graph.definitions.items():
+        if rel[0] in KEYWORDS or rel in graph.uses:
+            continue
+        close = difflib.get_close_matches(rel[0], [u for u in used if u != rel[0]], n=1, cutoff=0.85)
+        if close:
+            rule = rules[0]
+            out.append(Problem(rule.head.loc or rule.loc or Location(None, 1, 1),
+                               f"relation '{rel[0]}' is defined but never used: is it a misspelling of "
+                               f"'{close[0]}'?", "warning"))
     return out
 
 
 def name_problems(description: GameDescription, graph: DependencyGraph, complete: bool = True) -> list[Problem]:
     """Every arity and (when the rules are ``complete``) undefined-relation problem of ``description``."""
-    problems = arity_consistency_problems(description)
+    problems = arity_consistency_problems(description) + misspelt_relation_problems(graph)
     return problems + undefined_relation_problems(graph) if complete else problems

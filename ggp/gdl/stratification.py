@@ -69,15 +69,17 @@ def negation_problems(rules: list[Rule], graph: DependencyGraph) -> list[Problem
     """Recursion through ``not``: an error when rules depend on their own negation, else a warning."""
     out = []
     for cycle in graph.negative_cycles():
-        text = _cycle_text(graph, cycle)
         component = next(c for c in graph.components() if cycle[0] in c)
         genuine = _rule_level_negative_cycle(rules, component)
         if genuine is not None:
             rule, atom = genuine
+            head, used = sentence_name(rule.head), sentence_name(atom)
+            text = _cycle_text(graph, [head] + graph.dependency_path(used, head))
             out.append(Problem(atom.loc or rule.loc or Location(None, 1, 1),
                                f"recursion through 'not': {rule.head.name} depends on (not {atom}), which depends on "
                                f"{rule.head.name} again (cycle {text}); GDL requires negation to be stratified"))
         else:
+            text = _cycle_text(graph, cycle)
             found = _negative_use(graph, cycle[0], cycle[1])
             assert found is not None
             rule, atom = found
