@@ -1,17 +1,25 @@
 """RECYCLE, the card-game language of CardStock: parser, typed syntax tree, printer, checks.
 
     >>> from translators.recycle import parse_recycle, print_recycle
-    >>> game = parse_recycle(open("rulesheets/agram.rcy").read(), "agram.rcy")  # doctest: +SKIP
-    >>> parse_recycle(print_recycle(game)) == game  # doctest: +SKIP
+    >>> game = parse_recycle("(game (setup (create players 2) (create deck (game iloc STOCK) "
+    ...                      "(deck (RANK (A, K))))) (do ((shuffle (game iloc STOCK)))) "
+    ...                      "(scoring max ((current player) sto SCORE)))")
+    >>> len(game.setup.decks[0].deck.cards())
+    2
+    >>> parse_recycle(print_recycle(game)) == game
     True
 
 The tree's classes are in :mod:`translators.recycle.nodes`; ``docs/recycle-parser.md``
 describes the grammar coverage, the tree, the error messages and the checks.
 """
 
+from translators.recycle.check import check, check_file
 from translators.recycle.errors import RecycleSyntaxError
+from translators.recycle.outline import outline
 from translators.recycle.parser import parse_fragment, parse_recycle, parse_recycle_file
+from translators.recycle.printer import print_recycle
 
 __all__ = [
-    "RecycleSyntaxError", "parse_fragment", "parse_recycle", "parse_recycle_file",
+    "RecycleSyntaxError", "check", "check_file", "outline", "parse_fragment", "parse_recycle",
+    "parse_recycle_file", "print_recycle",
 ]

@@ -285,7 +285,8 @@ def friendly_error(
     ``keywords`` maps the names of the grammar's keyword terminals to their text.
     """
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        pos = exc.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else ""
         loc = Location(source, exc.line, exc.column)
         hint = " (a string is written in capitals without quotes)" if char == '"' else ""
         return RecycleSyntaxError(f"unexpected character `{char}`{hint}", loc, char)
