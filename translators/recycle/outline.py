@@ -25,8 +25,8 @@ def _is_nodes(value: Any) -> bool:
 
 
 def _outline(node: Node, label: str, indent: int, out: list[str]) -> None:
-    simple = []
-    nested = []
+    simple: list[tuple[str, Any]] = []
+    nested: list[tuple[str, Any]] = []
     for f in fields(node):
         if f.name in ("line", "column") or not f.compare:
             continue
