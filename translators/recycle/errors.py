@@ -8,7 +8,6 @@ e.g. "`(stage player` needs an `(end CONDITION)` first, found `(choice`".
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any, Iterable, Mapping
 
@@ -123,6 +122,9 @@ def describe_expected(expected: Iterable[str], keywords: Mapping[str, str]) -> s
     if {"move", "set"} <= words:
         phrases.append("an action (" + ", ".join(w for w in _ACTION_WORDS if w in words) + ")")
         words -= set(_ACTION_WORDS) | {"put", "create"}
+        if "LPAR" in terminals:
+            phrases.append("a conditional action `((CONDITION) ACTION)`")
+            terminals.discard("LPAR")
     if {"and", "not"} <= words:
         phrases.append("a condition (and, or, not, ==, <, ..., all, any)")
         words -= set(_CONDITION_WORDS)
@@ -186,11 +188,14 @@ def _keyword_text(item: Any) -> str | None:
     """The keyword an item of the value stack stands for (a token or a one-keyword rule)."""
     if isinstance(item, Tree) and len(item.children) == 1:
         item = item.children[0]
-    if isinstance(item, Token) and str(item).isalpha() and str(item).islower():
+    if isinstance(item, Token) and (
+        (str(item).isalpha() and str(item).islower()) or item.type in ("ARITH_OP", "COMPARE_OP")
+    ):
         return str(item)
     return None
 
 
+_OWNER_USAGE = "(OWNER sto|str|points NAME) or (OWNER vloc|iloc|hloc|oloc|mem NAME)"
 _CONDITION_RULES = {"conj", "disj", "neg", "compare", "bool_all", "bool_any"}
 _OWNER_RULES = {"game_owner", "var", "relative_player", "player_at", "owner_of", "relative_team",
                 "team_at", "team_of"}
@@ -199,6 +204,10 @@ _OWNER_RULES = {"game_owner", "var", "relative_player", "player_at", "owner_of",
 def _form_usage(stack: list[Any], index: int) -> str | None:
     """How the form opened at ``stack[index]`` is written, if we can tell which form it is."""
     first = _keyword_text(stack[index + 1]) if index + 1 < len(stack) else None
+    if first == "game" and index > 0:
+        return _OWNER_USAGE
+    if first is not None and not first.isalpha():
+        return f"({first} INTEGER INTEGER)" if first not in ("==", "!=") else f"({first} VALUE VALUE)"
     if first is not None:
         second = _keyword_text(stack[index + 2]) if index + 2 < len(stack) else None
         return USAGE.get(f"{first} {second}") or USAGE.get(first)
@@ -207,7 +216,29 @@ def _form_usage(stack: list[Any], index: int) -> str | None:
         if rule in _CONDITION_RULES:
             return "(CONDITION ACTION)"
         if rule in _OWNER_RULES:
-            return "(OWNER sto|str|points NAME) or (OWNER vloc|iloc|hloc|oloc|mem NAME)"
+            return _OWNER_USAGE
+    return None
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) turning ``a`` into ``b``."""
+    previous: list[int] = []
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, row = previous, row, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], before[j - 2] + 1)
+    return row[len(b)]
+
+
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate nearest to a misspelt word, if it is near enough (a third of its letters)."""
+    scored = sorted((edit_distance(word, c), c) for c in candidates)
+    if scored and scored[0][0] <= max(1, len(word) // 3):
+        return scored[0][1]
     return None
 
 
@@ -218,14 +249,14 @@ def _word_hint(token: Token, expected: set[str], keywords: Mapping[str, str]) ->
         return "; a variable is a quote followed by capital letters, e.g. 'P"
     if token.type != "WORD":
         return ""
-    close = difflib.get_close_matches(word.lower(), sorted(_words(expected, keywords)), n=1, cutoff=0.6)
+    close = closest(word.lower(), _words(expected, keywords))
     if close:
-        return f"; did you mean `{close[0]}`?"
+        return f"; did you mean `{close}`?"
     if "NAME" in expected:
         upper = re.sub(r"[^A-Za-z]", "", word).upper()
         return f"; names are written in capitals (`{upper}`)"
-    close = difflib.get_close_matches(word.lower(), list(USAGE), n=1, cutoff=0.7)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    close = closest(word.lower(), [w for w in USAGE if w.isalpha()])
+    return f"; did you mean `{close}`?" if close else ""
 
 
 def _special(form: str | None, form_empty: bool, token: Token, expected: set[str]) -> str | None:
@@ -243,14 +274,20 @@ def _special(form: str | None, form_empty: bool, token: Token, expected: set[str
     return None
 
 
-def _head(stack: list[Any], index: int) -> str:
-    """``(`` and the keywords that open the form at ``stack[index]``: ``(stage player``."""
+def _head(stack: list[Any], opens: list[int], index: int) -> str:
+    """``(`` and the keywords that open the form at ``stack[index]``: ``(stage player``.
+
+    A bare parenthesis (the list of a ``do``) is shown with its form: ``(do (``.
+    """
     words = []
     for item in stack[index + 1 :]:
         word = _keyword_text(item)
         if word is None:
             break
         words.append(word)
+    position = opens.index(index)
+    if not words and position > 0 and opens[position - 1] == index - 2:
+        return _head(stack, opens, opens[position - 1]) + " ("
     return "(" + " ".join(words)
 
 
@@ -269,12 +306,18 @@ def _expected_part(usage: str | None, done: int) -> str | None:
     else:
         return None
     part = part.rstrip(".")
+    if part == "N":
+        return "INTEGER"
     return part if part.isalpha() and part.isupper() else None
 
 
 def _done_parts(stack: list[Any], index: int) -> int:
-    """How many parts of the form opened at ``stack[index]`` are complete (keywords excluded)."""
-    return sum(1 for item in stack[index + 1 :] if _keyword_text(item) is None)
+    """How many parts of the form opened at ``stack[index]`` follow its keyword (or two)."""
+    items = stack[index + 1 :]
+    if not items or _keyword_text(items[0]) is None:
+        return len(items)
+    second = _keyword_text(items[1]) if len(items) > 1 else None
+    return len(items) - (2 if f"{_keyword_text(items[0])} {second}" in USAGE else 1)
 
 
 def friendly_error(
@@ -308,8 +351,10 @@ def friendly_error(
     end = len(text) if token.type == "$END" else int(token.start_pos or 0)
     context = _snippet(text, int(stack[index].start_pos or 0), end)
     if form_empty and index != inner:
-        context = _head(stack, index) + " ... ("
+        context = _head(stack, opens, index) + " ... ("
     form = _keyword_text(stack[index + 1]) if index + 1 < len(stack) else None
+    if form == "game" and index > 0:
+        form = None
     if token.type == "$END":
         opener: Token = stack[inner]
         message = (f"the file ends inside `{context}` (opened at line {opener.line}, column "
