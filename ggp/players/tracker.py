@@ -10,7 +10,7 @@ messages), the history is just the game so far.
 
 The search has a deadline. When no consistent history is found in time (or none exists, which
 means the reports contradict the rules), the step is taken ignoring its percepts and the
-tracker marks itself inexact; the part of the history before it is kept from then on.
+tracker marks itself inexact (see :meth:`HistoryTracker.observe`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ggp.errors import GGPError
+from ggp.errors import GGPError, ReasonerError
 from ggp.gdl.terms import Constant, Term
 from ggp.players.deadline import Deadline
 from ggp.reasoner.machine import JointMove, State, StateMachine
@@ -39,6 +39,8 @@ Candidate = tuple[JointMove, State]
 
 #: Time allowed to extend the history by one step when its percepts are ignored.
 _RELAXED_SECONDS = 2.0
+#: Candidate joint moves a first search round may try before restarting.
+_FIRST_BUDGET = 100
 
 
 class TrackingError(GGPError):
@@ -47,6 +49,10 @@ class TrackingError(GGPError):
 
 class _OutOfTime(Exception):
     """The search deadline passed (internal: caught by the search)."""
+
+
+class _OutOfBudget(Exception):
+    """A search round used up its queries (internal: the search restarts)."""
 
 
 class HistoryTracker:
@@ -64,6 +70,8 @@ class HistoryTracker:
         self._relaxed: set[int] = set()
         self._floor = 0  # steps below this index are fixed (no backtracking into them)
         self._deadline = Deadline.after(0.0)
+        self._work = 0
+        self._budget = 0
 
     @property
     def state(self) -> State:
@@ -82,54 +90,107 @@ class HistoryTracker:
 
     def legal_moves(self) -> tuple[Term, ...]:
         """The role's legal moves in :attr:`state` (none in a terminal state)."""
-        if self.machine.is_terminal(self.state):
+        if self._terminal(self.state):
             return ()
-        return self.machine.legal_moves(self.state, self.role)
+        try:
+            return self.machine.legal_moves(self.state, self.role)
+        except ReasonerError:
+            return ()
+
+    def _terminal(self, state: State) -> bool:
+        """Whether the game is over in ``state``; states the rules leave undefined count as over."""
+        try:
+            return self.machine.is_terminal(state)
+        except ReasonerError:
+            return True
 
     def observe(self, observation: Observation, deadline: Deadline, live: bool = True) -> bool:
         """Extend the history by one step; True when it is consistent with every observation.
 
         ``live`` says the game goes on after this step, so its end state must not be terminal.
-        Raises :class:`TrackingError` when not even the reported own moves fit the rules.
+        When the search fails, the step is taken ignoring its percepts; when even that is
+        impossible (the history kept so far cannot make the reported move), a history is sought
+        from the start ignoring every percept. Raises :class:`TrackingError` when not even the
+        reported own moves fit the rules.
         """
-        good_joints, good_states = list(self.joints), list(self.states)
+        kept = (list(self.joints), list(self.states))
         self.observations.append(observation)
         if self._search(deadline, live):
             return True
         step = len(self.observations) - 1
         self._relaxed.add(step)
         self._floor = step
-        for want_live in (live, False):
-            self.joints, self.states = list(good_joints), list(good_states)
-            self._iters = [iter(()) for _ in range(step)]
-            if self._search(Deadline.after(_RELAXED_SECONDS), want_live):
-                return False
+        if self._retry(kept, step, live):
+            return False
+        self._relaxed.update(range(len(self.observations)))
+        self._floor = 0
+        if self._retry(kept, 0, live):
+            return False
         raise TrackingError(f"no legal history fits the own moves reported up to turn {step + 1}")
 
+    def _retry(self, kept: tuple[list[JointMove], list[State]], keep: int, live: bool) -> bool:
+        """Search again from the first ``keep`` steps of the history ``kept``."""
+        for want_live in (live, False):
+            self.joints, self.states = list(kept[0][:keep]), list(kept[1][:keep + 1])
+            self._iters = [iter(()) for _ in range(keep)]
+            if self._search(Deadline.after(_RELAXED_SECONDS), want_live):
+                return True
+        return False
+
     def _search(self, deadline: Deadline, live: bool) -> bool:
-        """Depth-first search for a history as long as the observations."""
+        """Search for a history as long as the observations, by depth-first rounds with restarts.
+
+        The first round continues from the current history. A round that uses up its budget
+        of reasoner queries restarts with fresh random move orders and twice the budget from an
+        earlier step: 1, 2, 4, ... steps back until the first free step, then from random steps,
+        so a bad guess made many steps back costs little. Only a round that started from the
+        first free step and tried everything proves there is no history.
+        """
         self._deadline = deadline
+        budget = _FIRST_BUDGET
+        restart = len(self.joints)
+        back = 1
+        while True:
+            restart = min(restart, len(self.joints))
+            del self.joints[restart:], self.states[restart + 1:], self._iters[restart:]
+            self._work, self._budget = 0, budget
+            try:
+                if self._depth_first(live):
+                    return True
+                if restart <= self._floor:
+                    return False
+            except _OutOfTime:
+                return False
+            except _OutOfBudget:
+                pass
+            budget *= 2
+            last = len(self.observations) - 1
+            if last - back >= self._floor:
+                restart = last - back
+                back *= 2
+            else:
+                restart = self._floor if back > 0 else self.rng.randint(self._floor, max(self._floor, last))
+                back = 0
+
+    def _depth_first(self, live: bool) -> bool:
         total = len(self.observations)
-        try:
-            while len(self.joints) < total or (live and total and self.machine.is_terminal(self.states[-1])):
-                if len(self.joints) == total:  # a terminal end state while the game goes on
-                    self.joints.pop()
-                    self.states.pop()
-                i = len(self.joints)
-                if len(self._iters) == i:
-                    self._iters.append(self._candidates(i))
-                found = next(self._iters[i], None)
-                if found is None:
-                    self._iters.pop()
-                    if i <= self._floor:
-                        return False
-                    self.joints.pop()
-                    self.states.pop()
-                    continue
-                self.joints.append(found[0])
-                self.states.append(found[1])
-        except _OutOfTime:
-            return False
+        while len(self.joints) < total or (live and total and self._terminal(self.states[-1])):
+            if len(self.joints) == total:  # a terminal end state while the game goes on
+                self.joints.pop()
+                self.states.pop()
+            i = len(self.joints)
+            if len(self._iters) == i:
+                self._iters.append(self._candidates(i))
+            found = next(self._iters[i], None)
+            if found is None:
+                self._iters.pop()
+                if i <= self._floor:
+                    return False
+                self.joints.pop()
+                self.states.pop()
+                continue
+            self.joints.append(found[0])
+            self.states.append(found[1])
         return True
 
     def _candidates(self, i: int) -> Iterator[Candidate]:
@@ -137,7 +198,7 @@ class HistoryTracker:
         state = self.states[i]
         obs = self.observations[i]
         machine = self.machine
-        if machine.is_terminal(state):
+        if self._terminal(state):
             return
         if obs.joint is not None:
             yield obs.joint, machine.next_state(state, obs.joint)
@@ -156,6 +217,13 @@ class HistoryTracker:
         for joint in itertools.product(*choices):
             if self._deadline.expired:
                 raise _OutOfTime()
-            if check and machine.percepts(state, joint).get(self.role, frozenset()) != obs.percepts:
+            self._work += 1
+            if self._work > self._budget:
+                raise _OutOfBudget()
+            try:
+                if check and machine.percepts(state, joint).get(self.role, frozenset()) != obs.percepts:
+                    continue
+                after = machine.next_state(state, joint)
+            except ReasonerError:
                 continue
-            yield joint, machine.next_state(state, joint)
+            yield joint, after

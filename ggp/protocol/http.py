@@ -138,9 +138,10 @@ class SocketReader:
 
     def read_to_close(self, limit: int) -> bytes:
         """Everything until the peer closes; raises :class:`HttpError` beyond ``limit`` bytes."""
-        while self._fill():
-            if len(self.buffer) > limit:
-                raise HttpError(413, f"the body exceeds {limit} bytes")
+        while len(self.buffer) <= limit and self._fill():
+            pass
+        if len(self.buffer) > limit:
+            raise HttpError(413, f"the body exceeds {limit} bytes")
         data, self.buffer = self.buffer, b""
         return data
 

@@ -29,6 +29,8 @@ from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term, Variable, sort_key
 
 NIL = "nil"
+#: Deepest parenthesis nesting accepted (real messages stay far below; deeper is an attack).
+MAX_DEPTH = 200
 
 
 class ProtocolError(InputError):
@@ -176,6 +178,25 @@ class InfoReply:
 # --- reading ---------------------------------------------------------------------------------
 
 
+def _sexprs(text: str, file: str) -> list[SExpr]:
+    """``parse_sexprs`` with errors as :class:`ProtocolError` and a bound on nesting depth."""
+    depth, line, column = 0, 1, 0
+    for ch in text if text.count("(") > MAX_DEPTH else "":
+        column += 1
+        if ch == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ProtocolError(f"parentheses nested deeper than {MAX_DEPTH}", Location(file, line, column), text[:80])
+        elif ch == ")":
+            depth -= 1
+        elif ch == "\n":
+            line, column = line + 1, 0
+    try:
+        return parse_sexprs(text, file)
+    except GDLSyntaxError as exc:
+        raise ProtocolError(exc.message, exc.location, text) from None
+
+
 def _where(item: SExpr | None, fallback: Location) -> Location:
     loc = item.loc if item is not None else None
     return loc if loc is not None else fallback
@@ -283,10 +304,7 @@ def parse_message(text: str, gdl2: bool = False) -> Message:
     With ``gdl2`` a three-element ``play``/``stop`` is read as the old GDL-II percept form
     ``(play ID (PERCEPTS))`` instead of a GDL joint move.
     """
-    try:
-        items = parse_sexprs(text, "<message>")
-    except GDLSyntaxError as exc:
-        raise ProtocolError(exc.message, exc.location, text) from None
+    items = _sexprs(text, "<message>")
     origin = Location("<message>", 1, 1)
     if len(items) != 1:
         raise ProtocolError(f"expected one message, found {len(items)} expressions", origin, text)
@@ -319,10 +337,7 @@ def parse_message(text: str, gdl2: bool = False) -> Message:
 
 def parse_move(text: str) -> Term:
     """A player's answer to ``play`` as a ground term; raises :class:`ProtocolError`."""
-    try:
-        items = parse_sexprs(text, "<reply>")
-    except GDLSyntaxError as exc:
-        raise ProtocolError(exc.message, exc.location, text) from None
+    items = _sexprs(text, "<reply>")
     origin = Location("<reply>", 1, 1)
     if len(items) != 1:
         raise ProtocolError(f"expected one move, found {len(items)} expressions", origin, text)
@@ -339,10 +354,7 @@ def parse_move(text: str) -> Term:
 def parse_info_reply(text: str) -> InfoReply:
     """Read ``((name NAME) (status STATUS))`` (other entries and order do not matter)."""
     origin = Location("<reply>", 1, 1)
-    try:
-        items = parse_sexprs(text, "<reply>")
-    except GDLSyntaxError as exc:
-        raise ProtocolError(exc.message, exc.location, text) from None
+    items = _sexprs(text, "<reply>")
     if len(items) == 1 and isinstance(items[0], Constant):
         return InfoReply(None, items[0].name)
     if len(items) != 1 or not isinstance(items[0], SList):

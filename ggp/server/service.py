@@ -93,17 +93,18 @@ class _Match:
         self.index = roles.index(info.role)
         self.role_count = len(roles)
 
-    def stale(self, now: float) -> bool:
+    def stale(self, now: float, grace: float) -> bool:
         clock = max(self.info.start_clock, self.info.play_clock)
-        return now - self.last_seen > 2 * clock + STALE_GRACE
+        return now - self.last_seen > 2 * clock + grace
 
 
 class PlayerService:
     """Answers protocol messages for ``player``, one match at a time (see the module doc)."""
 
     def __init__(self, player: Player, name: str | None = None, reasoner: str | None = None,
-                 margin: SafetyMargin | None = None):
+                 margin: SafetyMargin | None = None, stale_grace: float = STALE_GRACE):
         self.player = player
+        self.stale_grace = stale_grace
         self.name = _symbol(name or player.name or type(player).__name__.lower())
         self.reasoner = reasoner
         self.margin = margin or SafetyMargin()
@@ -115,7 +116,7 @@ class PlayerService:
     def busy(self) -> bool:
         """True while a match is running."""
         with self._lock:
-            return self._current is not None and not self._current.stale(time.monotonic())
+            return self._current is not None and not self._current.stale(time.monotonic(), self.stale_grace)
 
     def handle_text(self, text: str, received_at: float | None = None) -> Answer:
         """Parse and answer one message; raises :class:`ProtocolError` for a bad message."""
@@ -151,7 +152,7 @@ class PlayerService:
             current = self._current
             if current is not None and current.info.match_id == message.match_id:
                 return Answer("ready")
-            if current is not None and not current.stale(received_at):
+            if current is not None and not current.stale(received_at, self.stale_grace):
                 return Answer("busy")
             if current is not None:
                 log.warning("abandoning match %s (no message for a long time)", current.info.match_id)
