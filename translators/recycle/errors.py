@@ -195,6 +195,15 @@ def _keyword_text(item: Any) -> str | None:
     return None
 
 
+#: The parts of a form's usage in words.
+_PART_WORDS = {
+    "CARD": "a card", "CARDS": "a card collection", "COLLECTION": "a collection",
+    "CONDITION": "a condition", "INTEGER": "an integer", "VALUE": "a value", "KEY": "a key name",
+    "POINTMAP": "a point map", "PLAYER": "a player", "ACTION": "an action", "BODY": "an action",
+    "LOCATION": "a card location", "STRING": "a string",
+}
+#: Forms too large to be worth naming as the context of a smaller mistake.
+_FRAMES = {"game", "setup", "stage", "do", "choice", None}
 _OWNER_USAGE = "(OWNER sto|str|points NAME) or (OWNER vloc|iloc|hloc|oloc|mem NAME)"
 _CONDITION_RULES = {"conj", "disj", "neg", "compare", "bool_all", "bool_any"}
 _OWNER_RULES = {"game_owner", "var", "relative_player", "player_at", "owner_of", "relative_team",
@@ -259,7 +268,9 @@ def _word_hint(token: Token, expected: set[str], keywords: Mapping[str, str]) ->
     return f"; did you mean `{close}`?" if close else ""
 
 
-def _special(form: str | None, form_empty: bool, token: Token, expected: set[str]) -> str | None:
+def _special(
+    form: str | None, form_empty: bool, token: Token, expected: set[str], has_setup: bool
+) -> str | None:
     """Messages for the mistakes that deserve more than the generic sentence."""
     if form == "stage" and form_empty and expected == {"END"}:
         return "`(stage player|team` needs an `(end CONDITION)` first"
@@ -268,7 +279,11 @@ def _special(form: str | None, form_empty: bool, token: Token, expected: set[str
     if form == "setup" and form_empty and expected == {"CREATE"} and token.type != "WORD":
         return "`(setup` starts with `(create players N)`"
     if form == "game" and not form_empty and token.type == "RPAR" and expected == {"LPAR"}:
+        if not has_setup:
+            return "`(game` needs a `(setup ...)`, stages or actions, and a `(scoring ...)`"
         return "`(game` needs a `(scoring max|min INTEGER)` as its last part"
+    if form == "setup" and not form_empty and token.type == "RPAR" and expected == {"LPAR"}:
+        return "`(setup` needs at least one `(create deck LOCATION (deck ...))`"
     if form in ("do", "choice") and form_empty and token.type != "LPAR" and "LPAR" in expected:
         return f"`({form}` takes its actions in a list: `({form} ((ACTION) (ACTION) ...))`"
     return None
@@ -331,7 +346,11 @@ def friendly_error(
         pos = exc.pos_in_stream or 0
         char = text[pos] if pos < len(text) else ""
         loc = Location(source, exc.line, exc.column)
-        hint = " (a string is written in capitals without quotes)" if char == '"' else ""
+        hint = {
+            '"': " (a string is written in capitals without quotes)",
+            "=": " (comparisons are written ==, !=, <, >, <= and >=)",
+            ".": " (a range is written LOW..HIGH)",
+        }.get(char, "")
         return RecycleSyntaxError(f"unexpected character `{char}`{hint}", loc, char)
     if not isinstance(exc, UnexpectedToken):
         return RecycleSyntaxError(str(exc), Location(source, max(exc.line, 1), max(exc.column, 1)))
@@ -363,14 +382,20 @@ def friendly_error(
     hint = _word_hint(token, expected, keywords)
     if form_empty and token.type != "LPAR":
         found = f"`({token}`"
-    special = _special(form, form_empty, token, expected)
+    has_setup = any(isinstance(item, Tree) and item.data == "setup" for item in stack)
+    special = _special(form, form_empty, token, expected, has_setup)
     if special is not None:
         return RecycleSyntaxError(f"{special}, found {found}{hint}", loc, str(token))
     usage = _form_usage(stack, index)
+    enclosing = ""
+    if form is None and not form_empty:
+        outer = [i for i in opens if i < index and _keyword_text(stack[i + 1]) not in _FRAMES]
+        if outer and _form_usage(stack, outer[-1]):
+            enclosing = f"; inside `{_head(stack, opens, outer[-1])}`, written `{_form_usage(stack, outer[-1])}`"
     wanted = describe_expected(expected, keywords)
     part = _expected_part(usage, _done_parts(stack, inner)) if not form_empty else None
-    if part is not None and not (_words(expected, keywords) - {"all", "any"}):
-        wanted = f"a {part}" if part[0] not in "AEIOU" else f"an {part}"
+    if part is not None and not (_words(expected, keywords) - {"all", "any", "player", "team"}):
+        wanted = _PART_WORDS.get(part, f"a {part}")
     if token.type == "RPAR" and "RPAR" not in expected:
         what = f"`{context}` is not complete: expected {wanted} before `)`"
     elif expected == {"RPAR"}:
@@ -379,4 +404,4 @@ def friendly_error(
         after = " after `(`" if form_empty else ""
         what = f"in `{context}`: expected {wanted}{after}, found {found}"
     suffix = f" (the form is `{usage}`)" if usage else ""
-    return RecycleSyntaxError(f"{what}{hint}{suffix}", loc, str(token))
+    return RecycleSyntaxError(f"{what}{hint}{suffix}{enclosing}", loc, str(token))
