@@ -31,18 +31,33 @@ def _unique(problems: list[Problem]) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=_order)
 
 
+def _repair(description: GameDescription, graph: DependencyGraph) -> tuple[GameDescription, list[Problem]]:
+    """The repaired rules and the problems met repairing (see :mod:`ggp.gdl.normalise`)."""
+    ignored = state_dependent_declarations(graph)
+    repaired, problems = normalise(drop_relations(description, ignored))
+    if not any(p.is_error for p in problems) and repaired != description:
+        after = DependencyGraph.build(repaired.rules)
+        problems += [Problem(p.location, f"the unsafe variables cannot be repaired here: {p.message}")
+                     for p in negation_problems(list(repaired.rules), after) if p.is_error]
+    return repaired, problems
+
+
+def _check(description: GameDescription, complete: bool) -> tuple[GameDescription, list[Problem]]:
+    graph = DependencyGraph.build(description.rules)
+    rules = list(description.rules)
+    repaired, repairs = _repair(description, graph)
+    problems = (repairs + keyword_problems(description, graph, complete) + name_problems(description, graph, complete)
+                + negation_problems(rules, graph) + recursion_problems(rules, graph))
+    return repaired, _unique(problems)
+
+
 def validate(description: GameDescription, complete: bool = True) -> list[Problem]:
     """Every problem of ``description`` (errors and warnings), in source order.
 
     With ``complete=False`` (some rules could not be read) the checks that need every rule
     (missing roles, ``terminal``, ``legal`` or ``goal``; relations defined nowhere) are skipped.
     """
-    graph = DependencyGraph.build(description.rules)
-    rules = list(description.rules)
-    _, repairs = normalise(description)
-    problems = (repairs + keyword_problems(description, graph, complete) + name_problems(description, graph, complete)
-                + negation_problems(rules, graph) + recursion_problems(rules, graph))
-    return _unique(problems)
+    return _check(description, complete)[1]
 
 
 def prepare(description: GameDescription) -> tuple[GameDescription, list[Problem]]:
@@ -50,12 +65,10 @@ def prepare(description: GameDescription) -> tuple[GameDescription, list[Problem
 
     Raises :class:`~ggp.errors.InvalidGameError` with every error when the game is not playable.
     """
-    problems = validate(description)
+    repaired, problems = _check(description, complete=True)
     errors = [p for p in problems if p.is_error]
     if errors:
         raise InvalidGameError(errors)
-    ignored = state_dependent_declarations(DependencyGraph.build(description.rules))
-    repaired, _ = normalise(drop_relations(description, ignored))
     return repaired, problems
 
 
