@@ -190,7 +190,8 @@ class _Demand:
     def use_lines(self, rel: Relation) -> str:
         """The lines the relation is used on, for messages."""
         lines = sorted({el.literal.loc.line for _, _, el in self.uses.get(rel, ()) if el.literal.loc})
-        return ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "")
+        text = ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "")
+        return ("lines " if len(lines) > 1 else "line ") + text
 
     def demand_rules(self) -> list[Rule]:
         """The rules defining every ``__demand`` relation handed out (and those they need)."""
@@ -212,10 +213,10 @@ class _Demand:
                     assert isinstance(head, Function)
                     if need & set(head.args[j].variables()):
                         body.insert(0, self.demand_literal(head_rel, j, head.args[j], rule.loc))
+                equalities = [e for e in others if not e.positive and isinstance(e.literal, Distinct)]
                 bound = bound_variables([Element(True, b, -1) for b in body
-                                         if not isinstance(b, (Not, Or, Distinct))])
-                body += [Not(e.literal, el.literal.loc) for e in others
-                         if not e.positive and isinstance(e.literal, Distinct) and set(e.literal.variables()) <= bound]
+                                         if not isinstance(b, (Not, Or, Distinct))] + equalities)
+                body += [Not(e.literal, e.literal.loc) for e in equalities if set(e.literal.variables()) <= bound]
                 out.append(Rule(Function(name, (arg,), rule.loc), tuple(body), rule.loc))
         return out
 
@@ -263,7 +264,7 @@ class _Repairer:
                 if any(lit.name == "role" and u.variable in set(lit.variables()) for lit in added):
                     how = f"read as ranging over the roles, since a game manager asks ({rel[0]} ROLE ...) of each role"
                 else:
-                    how = f"read as taking only the values {rel[0]} is used with (line {self.demand.use_lines(rel)})"
+                    how = f"read as taking only the values {rel[0]} is used with ({self.demand.use_lines(rel)})"
                 self.warn(rule, u, how)
                 continue
             where = _occurrence_literals(repaired, u.variable)

@@ -268,6 +268,18 @@ def test_existential_negation_repair_worked_example() -> None:
     assert sorted(map(str, machine.legal_moves(full, white))) == ["finish", "noop"]
 
 
+def test_existential_negation_repair_keeps_shared_variables() -> None:
+    """(not (true (blocked ?n ?who))) with ?n bound: "nobody blocks cell ?n"."""
+    game = parse_kif(SKELETON + "(<= (legal white (mark ?n)) (true (cell ?n b)) (not (true (blocked ?n ?who))))\n")
+    repaired, warnings = prepare(game)
+    assert [(w.location.column, w.severity) for w in warnings] == [(71, "warning")]
+    assert "(<= (true__exists ?n) (true (blocked ?n ?who)))" in repaired.to_kif()
+    machine = make_machine(repaired, "oracle")
+    white = machine.roles[0]
+    state = machine.state_from_fluents([Term.parse(t) for t in ("(cell 1 b)", "(cell 2 b)", "(blocked 2 bob)")])
+    assert sorted(map(str, machine.legal_moves(state, white))) == ["(mark 1)", "noop"]
+
+
 def test_negated_distinct_repair_agrees_with_clingo_equality() -> None:
     """The substitution repair and asp.py's reading of (not (distinct ..)) as '=' give the same answers."""
     game = parse_kif(SKELETON + "(<= (legal white (pair ?a ?b)) (true (cell ?a ?v)) (true (cell ?b ?w))"
