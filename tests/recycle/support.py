@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
+from translators.recycle import parse_recycle_file
+from translators.recycle.nodes import Game
 from tests.conftest import SHARED, corpus_files
 
 CORPUS = corpus_files("recycle", "*.rcy")
@@ -14,6 +17,12 @@ TRAILING = {"StealingBundles2.rcy", "StealingBundles3.rcy", "StealingBundles4.rc
 def corpus_text(name: str) -> str:
     """A corpus game's text (byte-order mark removed)."""
     return (SHARED / "corpus" / "recycle" / name).read_text(encoding="utf-8-sig")
+
+
+@cache
+def parsed(path: Path) -> Game:
+    """A corpus game's tree, read once per test run (trees are immutable)."""
+    return parse_recycle_file(path)
 
 
 def small_game(body: str, setup: str = "(create players 2)", declare: str = "") -> str:
@@ -33,4 +42,4 @@ def position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-__all__ = ["CORPUS", "TRAILING", "Path", "corpus_text", "position", "small_game"]
+__all__ = ["CORPUS", "TRAILING", "Path", "corpus_text", "parsed", "position", "small_game"]

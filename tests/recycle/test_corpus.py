@@ -13,7 +13,7 @@ from translators.recycle.nodes import (
     AllPlayers, AllTeams, CardAtt, Compare, Game, GameOwner, IntLit, Name, NewName, Node, Stage, Var,
 )
 from translators.recycle.parser import FRAGMENT_KINDS
-from tests.recycle.support import CORPUS, TRAILING, corpus_text
+from tests.recycle.support import CORPUS, TRAILING, corpus_text, parsed
 
 pytestmark = pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus/recycle (absent)")
 
@@ -46,7 +46,7 @@ def test_parses_and_round_trips(path: Path) -> None:
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
 def test_checks_find_no_errors(path: Path) -> None:
-    problems = check(parse_recycle_file(path))
+    problems = check(parsed(path))
     assert not [str(p) for p in problems if p.is_error]
     if path.name in TRAILING:
         assert any("text after the end of the game is ignored" in p.message for p in problems)
@@ -124,6 +124,6 @@ def test_comparisons_know_what_they_compare() -> None:
 def test_variables_get_their_kinds_in_the_corpus() -> None:
     unknown = []
     for path in CORPUS:
-        game = parse_recycle_file(path)
+        game = parsed(path)
         unknown += [(path.name, n.name) for n in game.walk() if isinstance(n, Var) and n.kind == "unknown"]
     assert unknown == []

@@ -15,7 +15,7 @@ from translators.recycle.nodes import (
 from translators.recycle.parser import FragmentKind
 from translators.recycle.resolve import kind_of
 from tests.conftest import RULESHEETS
-from tests.recycle.support import CORPUS, small_game
+from tests.recycle.support import CORPUS, parsed, small_game
 from tests.recycle.test_seed import SEED_AGRAM, SNIPPETS
 
 # v0.5.10 forms that neither the corpus nor the 0.5 document use.
@@ -61,7 +61,7 @@ def test_every_node_class_is_built_from_some_input() -> None:
     for kind, text in SNIPPETS + FEATURES:
         seen.update(type(n) for n in parse_fragment(text, kind).walk())
     games = [parse_recycle(SEED_AGRAM)] + [parse_recycle_file(p) for p in sorted(RULESHEETS.glob("*.rcy"))]
-    games += [parse_recycle_file(p) for p in CORPUS]
+    games += [parsed(p) for p in CORPUS]
     for game in games:
         seen.update(type(n) for n in game.walk())
     assert all_node_classes() - seen == set()
@@ -147,7 +147,7 @@ def test_corpus_decks_have_the_usual_sizes() -> None:
         pytest.skip("needs ../shared/corpus/recycle (absent)")
     sizes = {}
     for path in CORPUS:
-        game = parse_recycle_file(path)
+        game = parsed(path)
         made = [d for d in game.setup.decks if isinstance(d, CreateDeck)]
         sizes[path.stem] = sum(len(d.deck.cards()) for d in made)
     assert sizes["Cribbage2"] == 52 and sizes["Euchre4"] == 24 and sizes["KuhnPoker2"] == 3
