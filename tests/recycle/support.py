@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from tests.conftest import SHARED, corpus_files
 from translators.recycle import parse_recycle_file
 from translators.recycle.nodes import Game
-from tests.conftest import SHARED, corpus_files
 
 CORPUS = corpus_files("recycle", "*.rcy")
 #: The three corpus files with a stray `)` after the game (the engine ignores it).

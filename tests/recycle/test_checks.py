@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ggp.errors import Problem
-from translators.recycle import check, parse_recycle
 from tests.recycle.support import small_game
+from translators.recycle import check, parse_recycle
 
 
 def problems(body: str, **kw: str) -> list[Problem]:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from ggp.cli import main
-from translators.recycle import parse_recycle, parse_recycle_file
 from tests.conftest import RULESHEETS
 from tests.recycle.support import CORPUS
+from translators.recycle import parse_recycle, parse_recycle_file
 
 AGRAM = RULESHEETS / "agram.rcy"
 

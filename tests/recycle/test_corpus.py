@@ -8,12 +8,23 @@ from pathlib import Path
 import pytest
 from lark import Lark, logger
 
+from tests.recycle.support import CORPUS, TRAILING, corpus_text, parsed
 from translators.recycle import check, parse_recycle, parse_recycle_file, print_recycle
 from translators.recycle.nodes import (
-    AllPlayers, AllTeams, CardAtt, Compare, Game, GameOwner, IntLit, Name, NewName, Node, Stage, Var,
+    AllPlayers,
+    AllTeams,
+    CardAtt,
+    Compare,
+    Game,
+    GameOwner,
+    IntLit,
+    Name,
+    NewName,
+    Node,
+    Stage,
+    Var,
 )
 from translators.recycle.parser import FRAGMENT_KINDS
-from tests.recycle.support import CORPUS, TRAILING, corpus_text, parsed
 
 pytestmark = pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus/recycle (absent)")
 

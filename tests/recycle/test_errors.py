@@ -12,8 +12,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from translators.recycle import RecycleSyntaxError, check_file, parse_fragment, parse_recycle
 from tests.recycle.support import CORPUS, corpus_text, position
+from translators.recycle import (
+    RecycleSyntaxError,
+    check_file,
+    parse_fragment,
+    parse_recycle,
+)
 
 pytestmark = pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus/recycle (absent)")
 

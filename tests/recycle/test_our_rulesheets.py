@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import RULESHEETS
 from translators.recycle import check, parse_recycle, parse_recycle_file, print_recycle
 from translators.recycle.nodes import (
-    ActionAgg, Choice, CreateDeck, Game, IntLit, NameList, SetPoints, Stage, TeamSpec, Var,
+    ActionAgg,
+    Choice,
+    CreateDeck,
+    Game,
+    IntLit,
+    NameList,
+    SetPoints,
+    Stage,
+    TeamSpec,
+    Var,
 )
-from tests.conftest import RULESHEETS
 
 NAMES = ("agram", "kuhn", "euchre", "santase")
 

@@ -9,13 +9,29 @@ from __future__ import annotations
 
 import pytest
 
-from translators.recycle import RecycleSyntaxError, check, parse_fragment, parse_recycle, print_recycle
+from tests.recycle.support import small_game
+from translators.recycle import (
+    RecycleSyntaxError,
+    check,
+    parse_fragment,
+    parse_recycle,
+    print_recycle,
+)
 from translators.recycle.nodes import (
-    Arith, AttrPair, CardLocation, CreateTeams, ExtremeCard, Forget, Name, Remember, SetPoints,
-    TeamSpec, Var,
+    Arith,
+    AttrPair,
+    CardLocation,
+    CreateTeams,
+    ExtremeCard,
+    Forget,
+    IntLit,
+    Name,
+    Remember,
+    SetPoints,
+    TeamSpec,
+    Var,
 )
 from translators.recycle.parser import FragmentKind
-from tests.recycle.support import small_game
 
 # The example of section 3.1.11, as printed, except for its parentheses: the printed text
 # leaves 7 forms unclosed and closes 2 too early (it ends 5 short), so it cannot be read by
@@ -142,7 +158,7 @@ AS_PRINTED_15_18 = """\
 # Every code snippet of section 3.1, with its kind; templates filled in.
 SNIPPETS: list[tuple[FragmentKind, str]] = [
     # 3.1.1 base types
-    *[("str", s) for s in "STOCK HAND PILE TRICK SCORE GREEN SUIT HEARTS".split()],
+    *[("str", s) for s in ["STOCK", "HAND", "PILE", "TRICK", "SCORE", "GREEN", "SUIT", "HEARTS"]],
     ("str", "(cardatt RANK (top (game vloc PILE)))"),
     *[("int", s) for s in ("0", "23", "999")],
     ("int", "(+ 2 3)"), ("int", "(- 2 3)"), ("int", "(* 2 3)"), ("int", "(// 7 2)"),
@@ -214,14 +230,14 @@ SNIPPETS: list[tuple[FragmentKind, str]] = [
     ("item", "((== 1 1) (turn pass))"),
     ("item", "(do (((== 1 1) (turn pass)) (turn pass) (do ((turn pass)))))"),
     ("flow", "(choice (((== 1 1) (turn pass)) (turn pass) (do ((turn pass)))))"),
-    ("flow", "(stage player (end (== 1 1)) (do ((turn pass))) (choice ((turn pass))) "
-             "(stage team (end (== 1 1)) (do ((turn pass)))))"),
+    ("flow", ("(stage player (end (== 1 1)) (do ((turn pass))) (choice ((turn pass))) "
+              "(stage team (end (== 1 1)) (do ((turn pass)))))")),
     # 3.1.9 setup
     ("item", "(create deck (game iloc STOCK) (deck (COLOR (RED, BLUE, GREEN))))"),
     ("item", "(create deck (game iloc STOCK) (deck (COLOR (RED, BLUE, GREEN)) (SIZE (SMALL, LARGE))))"),
-    ("item", "(create deck (game iloc STOCK) (deck (RANK (ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, "
-             "EIGHT, NINE, TEN, JACK, QUEEN, KING)) (COLOR (RED (SUIT (HEARTS, DIAMONDS))) "
-             "(BLACK (SUIT (SPADES, CLUBS))))))"),
+    ("item", ("(create deck (game iloc STOCK) (deck (RANK (ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, "
+              "EIGHT, NINE, TEN, JACK, QUEEN, KING)) (COLOR (RED (SUIT (HEARTS, DIAMONDS))) "
+              "(BLACK (SUIT (SPADES, CLUBS))))))")),
 ]
 
 #: Forms only valid in a whole game: declare, create players, scoring.
@@ -244,7 +260,7 @@ def test_agram_uses_the_05_forms() -> None:
     put = next(n for n in nodes if isinstance(n, SetPoints))
     assert put.target == Var("PRECEDENCE", "points")
     assert put.awards[1].pairs == (AttrPair(Name("RANK"), Name("ACE")),)
-    assert [a.points for a in put.awards][0].value == 100  # type: ignore[union-attr]
+    assert put.awards[0].points == IntLit(100)
     assert any(isinstance(n, CardLocation) and n.visibility == "mem" for n in nodes)
     assert sum(isinstance(n, (Remember, Forget)) for n in nodes) == 2
     best = next(n for n in nodes if isinstance(n, ExtremeCard))

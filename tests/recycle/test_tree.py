@@ -6,17 +6,41 @@ import inspect
 
 import pytest
 
-import translators.recycle.nodes as nodes
-from translators.recycle import outline, parse_fragment, parse_recycle, parse_recycle_file, print_recycle
-from translators.recycle.nodes import (
-    Arith, CardAt, CardLocation, CardsAgg, Compare, CreateDeck, Cycle, Deck, Filter, IntLit, Name,
-    Node, NewName, Partition, Random, Range, SetOp, Slice, TeamSpec, Var,
-)
-from translators.recycle.parser import FragmentKind
-from translators.recycle.resolve import kind_of
 from tests.conftest import RULESHEETS
 from tests.recycle.support import CORPUS, parsed, small_game
 from tests.recycle.test_seed import SEED_AGRAM, SNIPPETS
+from translators.recycle import (
+    nodes,
+    outline,
+    parse_fragment,
+    parse_recycle,
+    parse_recycle_file,
+    print_recycle,
+)
+from translators.recycle.nodes import (
+    Arith,
+    CardAt,
+    CardLocation,
+    CardsAgg,
+    Compare,
+    CreateDeck,
+    Cycle,
+    Deck,
+    Filter,
+    IntLit,
+    Name,
+    NewName,
+    Node,
+    Partition,
+    Random,
+    Range,
+    SetOp,
+    Slice,
+    TeamSpec,
+    Var,
+)
+from translators.recycle.parser import FragmentKind
+from translators.recycle.resolve import kind_of
 
 # v0.5.10 forms that neither the corpus nor the 0.5 document use.
 FEATURES: list[tuple[FragmentKind, str]] = [

@@ -13,9 +13,28 @@ from pathlib import Path
 from ggp.errors import Location, Problem, Severity
 from translators.recycle.errors import RecycleSyntaxError
 from translators.recycle.nodes import (
-    ActionAgg, Choice, Conditional, ExtremeCard, Filter, Game, IntLit,
-    Item, Let, Node, PlayerAt, PointStorage, Run, Runs, Score, SetPoints, Sort, Stage, Sum,
-    TeamSpec, Tuples, Var,
+    ActionAgg,
+    Choice,
+    Conditional,
+    ExtremeCard,
+    Filter,
+    Game,
+    IntLit,
+    Item,
+    Let,
+    Node,
+    PlayerAt,
+    PointStorage,
+    Run,
+    Runs,
+    Score,
+    SetPoints,
+    Sort,
+    Stage,
+    Sum,
+    TeamSpec,
+    Tuples,
+    Var,
 )
 from translators.recycle.parser import parse_recycle_file
 from translators.recycle.scopes import check_variables
@@ -32,7 +51,7 @@ def _point_key(target: object) -> str | None:
     if isinstance(target, Var):
         return f"'{target.name}"
     if isinstance(target, PointStorage) and hasattr(target.name, "text"):
-        return str(getattr(target.name, "text"))
+        return str(target.name.text)
     return None
 
 
@@ -138,10 +157,10 @@ def check_seats(game: Game) -> list[Problem]:
                     problems.append(_problem(game, node, f"player {member} is already on the "
                                              f"team at line {placed[member].line}"))
                 placed[member] = node
-        elif isinstance(node, PlayerAt) and isinstance(node.index, IntLit) and count is not None:
-            if node.index.value >= count:
-                problems.append(_problem(game, node, f"player {node.index.value} does not exist: "
-                                         f"the players are 0 to {count - 1}"))
+        elif (isinstance(node, PlayerAt) and isinstance(node.index, IntLit) and count is not None
+              and node.index.value >= count):
+            problems.append(_problem(game, node, f"player {node.index.value} does not exist: "
+                                     f"the players are 0 to {count - 1}"))
     return problems
 
 

@@ -9,7 +9,8 @@ e.g. "`(stage player` needs an `(end CONDITION)` first, found `(choice`".
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken

@@ -84,6 +84,17 @@ def _error_offset(exc: UnexpectedInput) -> int | None:
     return pos if isinstance(pos, int) else None
 
 
+def _game_before(text: str, exc: UnexpectedInput) -> Any:
+    """The parse tree of the text before a parse error, when that text is a whole game."""
+    offset = _error_offset(exc)
+    if offset is None:
+        return None
+    try:
+        return _PARSER.parse(text[:offset], start="start")
+    except UnexpectedInput:
+        return None
+
+
 def _to_nodes(tree: Any, source: str | None) -> Any:
     try:
         return ToNodes().transform(tree)
@@ -97,20 +108,15 @@ def parse_recycle(text: str, source: str | None = None) -> Game:
     Variables and comparisons get their kinds (:func:`.resolve.resolve`). Text after the
     game is ignored, with a warning in ``Game.warnings``.
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     warnings: list[Problem] = []
     try:
         tree = _PARSER.parse(text, start="start")
     except UnexpectedInput as exc:
-        offset = _error_offset(exc)
-        try:
-            if offset is None:
-                raise exc
-            tree = _PARSER.parse(text[:offset], start="start")
-        except UnexpectedInput:
+        tree = _game_before(text, exc)
+        if tree is None:
             raise _error(exc, text, source) from None
-        junk = " ".join(text[offset:].split())
+        junk = " ".join(text[_error_offset(exc) or 0 :].split())
         shown = junk if len(junk) <= 30 else junk[:27] + "..."
         warnings.append(Problem(
             Location(source, exc.line, exc.column),

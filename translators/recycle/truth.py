@@ -11,8 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from translators.recycle.nodes import (
-    And, Boolean, Compare, IntLit, Name, Node, Not, Or, Random, Size,
+    And,
+    Boolean,
+    Compare,
+    IntLit,
+    Name,
+    Node,
+    Not,
+    Or,
+    Random,
+    Size,
 )
+
 
 def _literal(node: Any) -> int | str | None:
     if isinstance(node, IntLit):

@@ -13,7 +13,13 @@ if TYPE_CHECKING:
     from translators.recycle.nodes.cards import CardExpr, CardsExpr
     from translators.recycle.nodes.collections import Collection
     from translators.recycle.nodes.flow import Item
-    from translators.recycle.nodes.values import IntExpr, IntStorage, PointStorage, StrExpr, StrStorage
+    from translators.recycle.nodes.values import (
+        IntExpr,
+        IntStorage,
+        PointStorage,
+        StrExpr,
+        StrStorage,
+    )
 
 
 @dataclass(frozen=True)

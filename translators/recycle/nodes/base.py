@@ -7,8 +7,9 @@ text equals the original.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from typing import Iterator, Literal
+from typing import Literal
 
 #: What a value is, as far as the program text tells. ``cards`` is a card collection,
 #: ``groups`` a collection of card collections (``tuples``, ``partition``...), ``strs``,

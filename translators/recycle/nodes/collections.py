@@ -5,12 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Union
 
-from translators.recycle.nodes.base import Node
+from translators.recycle.nodes.base import Node, Var
 from translators.recycle.nodes.cards import (
-    CardLocation, CardsAgg, CollectionAt, Filter, Partition, Run, Runs, SetOp, Slice, Sort,
-    Subsets, Tuples,
+    CardLocation,
+    CardsAgg,
+    CollectionAt,
+    Filter,
+    Partition,
+    Run,
+    Runs,
+    SetOp,
+    Slice,
+    Sort,
+    Subsets,
+    Tuples,
 )
-from translators.recycle.nodes.base import Var
 from translators.recycle.nodes.owners import RelativeTeam, TeamAt, TeamOf
 
 if TYPE_CHECKING:

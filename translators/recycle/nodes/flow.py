@@ -6,8 +6,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Union
 
 from translators.recycle.nodes.actions import (
-    ActionAgg, CreateDeck, CreateTeams, Cycle, FaroShuffle, Forget, IntUpdate, Move, Remember,
-    Repeat, RepeatAll, SetPoints, SetStr, Shuffle, TurnPass,
+    ActionAgg,
+    CreateDeck,
+    CreateTeams,
+    Cycle,
+    FaroShuffle,
+    Forget,
+    IntUpdate,
+    Move,
+    Remember,
+    Repeat,
+    RepeatAll,
+    SetPoints,
+    SetStr,
+    Shuffle,
+    TurnPass,
 )
 from translators.recycle.nodes.base import Node, Var
 

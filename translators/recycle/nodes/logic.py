@@ -9,10 +9,26 @@ from translators.recycle.nodes.base import Node, Var
 from translators.recycle.nodes.cards import ActualCard, CardAt, ExtremeCard
 from translators.recycle.nodes.collections import Collection
 from translators.recycle.nodes.owners import (
-    OwnerOf, PlayerAt, RelativePlayer, RelativeTeam, TeamAt, TeamOf,
+    OwnerOf,
+    PlayerAt,
+    RelativePlayer,
+    RelativeTeam,
+    TeamAt,
+    TeamOf,
 )
 from translators.recycle.nodes.values import (
-    Arith, CardAtt, Fib, IntAgg, IntLit, IntStorage, Name, Random, Score, Size, StrStorage, Sum,
+    Arith,
+    CardAtt,
+    Fib,
+    IntAgg,
+    IntLit,
+    IntStorage,
+    Name,
+    Random,
+    Score,
+    Size,
+    StrStorage,
+    Sum,
     Tri,
 )
 
