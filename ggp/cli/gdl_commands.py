@@ -64,7 +64,8 @@ def register(sub: Any) -> None:
 
 def _reasoner_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--reasoner", choices=REASONERS, default="fast", help="which reasoner answers the queries (default fast)"
+        "--reasoner", choices=REASONERS, default="auto",
+        help="fast: ground network; oracle: clingo per query; auto (default): fast unless the game is too large to ground"
     )
 
 

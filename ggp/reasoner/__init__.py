@@ -1,28 +1,43 @@
 """Reasoning about GDL-II games: the state machine interface and its implementations.
 
 ``make_machine(description)`` gives the fast reasoner (clingo grounds once, a propositional
-network evaluates); ``make_machine(description, "oracle")`` the clingo-per-query oracle.
+network evaluates), or the clingo-per-query oracle for games too large to ground whole;
+``"fast"`` and ``"oracle"`` ask for one of them.
 """
 
 from __future__ import annotations
 
+import logging
+
 from ggp.gdl.rules import GameDescription
 from ggp.reasoner.machine import FluentState, JointMove, State, StateMachine
 
+log = logging.getLogger(__name__)
+
 #: The reasoner names accepted by :func:`make_machine` and ``--reasoner``.
-REASONERS = ("fast", "oracle")
+REASONERS = ("auto", "fast", "oracle")
 
 
-def make_machine(description: GameDescription, reasoner: str = "fast") -> StateMachine:
-    """A state machine for ``description``: ``"fast"`` (default) or ``"oracle"``."""
+def make_machine(description: GameDescription, reasoner: str = "auto") -> StateMachine:
+    """A state machine for ``description``.
+
+    ``"fast"``: the ground network; ``"oracle"``: clingo per query; ``"auto"`` (default): the
+    fast one unless the game grounds to more rules than its budget, then the oracle.
+    """
+    from ggp.reasoner.domains import GroundingTooLarge
+    from ggp.reasoner.fast import FastMachine
+    from ggp.reasoner.oracle import OracleMachine
+
     if reasoner == "oracle":
-        from ggp.reasoner.oracle import OracleMachine
-
         return OracleMachine(description)
     if reasoner == "fast":
-        from ggp.reasoner.fast import FastMachine
-
         return FastMachine(description)
+    if reasoner == "auto":
+        try:
+            return FastMachine(description)
+        except GroundingTooLarge as exc:
+            log.warning("%s: %s; using the clingo oracle", description.source or "game", exc)
+            return OracleMachine(description)
     raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
 
 

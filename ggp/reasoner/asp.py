@@ -66,6 +66,12 @@ class AspNames:
             return self.function(term.name) + "(" + ",".join(self.term(a, variables) for a in term.args) + ")"
         return self.constant(term.name)
 
+    def atom(self, sentence: Term, variables: dict[str, str]) -> str:
+        """The clingo text of a sentence: a 0-ary one is a proposition, spelt as a name."""
+        if isinstance(sentence, Constant):
+            return self.function(sentence.name)
+        return self.term(sentence, variables)
+
     def ground(self, term: Term) -> str:
         """The clingo text of a ground term."""
         return self.term(term, {})
@@ -101,7 +107,7 @@ def _literal_text(positive: bool, literal: Literal, names: AspNames, variables: 
         op = "!=" if positive else "="
         return f"{names.term(literal.left, variables)}{op}{names.term(literal.right, variables)}"
     assert isinstance(literal, (Constant, Function))
-    text = names.term(literal, variables)
+    text = names.atom(literal, variables)
     return text if positive else "not " + text
 
 
@@ -111,7 +117,7 @@ def rule_to_asp(rule: Rule, names: AspNames, head_prefix: str = "") -> list[str]
     out = []
     for combo in itertools.product(*per_literal):
         variables: dict[str, str] = {}
-        head = head_prefix + names.term(rule.head, variables)
+        head = head_prefix + names.atom(rule.head, variables)
         positives: list[str] = []
         others: list[str] = []
         for conj in combo:

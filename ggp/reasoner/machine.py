@@ -9,6 +9,7 @@ move per role in the order of :attr:`StateMachine.roles` (``random`` included). 
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from typing import Iterable, Sequence
 
@@ -97,6 +98,22 @@ class StateMachine(ABC):
     def role_index(self, role: Constant) -> int:
         """The position of ``role`` in :attr:`roles`."""
         return self.roles.index(role)
+
+    def depth_charge(self, state: State, rng: random.Random, max_steps: int) -> tuple[State, int, bool]:
+        """Play uniformly random joint moves from ``state`` until terminal or ``max_steps``.
+
+        Returns the last state, the number of steps and whether it is terminal. Reasoners may
+        override this with a faster loop that draws from ``rng`` exactly as this one does.
+        """
+        from ggp.reasoner.play import random_joint_move
+
+        steps = 0
+        while not self.is_terminal(state):
+            if steps >= max_steps:
+                return state, steps, False
+            state = self.next_state(state, random_joint_move(self, state, rng))
+            steps += 1
+        return state, steps, True
 
     def convert(self, state: State) -> State:
         """``state`` (possibly of another machine) as a state of this machine."""

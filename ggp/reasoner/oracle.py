@@ -94,6 +94,8 @@ class OracleMachine(StateMachine):
                     legal[role].append(self.names.to_term(s.arguments[1]))  # type: ignore[index]
             elif s.name == "goal":
                 role = self.names.to_term(s.arguments[0])
+                if role not in legal:
+                    continue
                 value = self.names.to_term(s.arguments[1])
                 if not value.name.isdigit():
                     raise ReasonerError(f"goal value {value} of {role} is not a number")

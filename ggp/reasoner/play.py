@@ -52,13 +52,8 @@ def random_playout(
     ``finished`` is False when ``max_steps`` ran out first; goals are then those of the last state.
     """
     current = machine.initial_state() if state is None else state
-    steps = 0
-    while not machine.is_terminal(current):
-        if steps >= max_steps:
-            return Playout(current, steps, machine.goals(current), False)
-        current = machine.next_state(current, random_joint_move(machine, current, rng))
-        steps += 1
-    return Playout(current, steps, machine.goals(current), True)
+    final, steps, finished = machine.depth_charge(current, rng, max_steps)
+    return Playout(final, steps, machine.goals(final), finished)
 
 
 def perft(machine: StateMachine, depth: int, state: State | None = None) -> int:

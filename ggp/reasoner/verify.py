@@ -1,0 +1,157 @@
+"""Cross-checking two reasoners on seeded random playouts.
+
+At every state of every playout both machines answer every query (terminal, goals, each role's
+legal moves, and for the chosen joint move the percepts and the next state); the first answer
+that differs is reported with the state, the query and both answers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
+
+from ggp.errors import GGPError
+from ggp.gdl.rules import GameDescription
+from ggp.reasoner.machine import State, StateMachine
+from ggp.reasoner.play import random_joint_move
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """The first query on which the two machines differ."""
+
+    playout: int
+    step: int
+    query: str
+    state: frozenset[str]
+    first: str
+    second: str
+
+    def describe(self, names: tuple[str, str]) -> str:
+        """A readable account of the disagreement."""
+        state = " ".join(sorted(self.state))
+        return (
+            f"disagreement in playout {self.playout}, step {self.step}, on {self.query}\n"
+            f"  state: {state}\n  {names[0]}: {self.first}\n  {names[1]}: {self.second}"
+        )
+
+
+@dataclass
+class CrossCheckReport:
+    """The outcome of a cross-check."""
+
+    names: tuple[str, str]
+    playouts: int = 0
+    states: int = 0
+    seconds: float = 0.0
+    disagreement: Disagreement | None = None
+    unfinished: int = 0
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the machines agreed on everything."""
+        return self.disagreement is None
+
+    def describe(self) -> str:
+        """One line on success, the disagreement otherwise."""
+        if self.disagreement is not None:
+            return self.disagreement.describe(self.names)
+        extra = f", {self.unfinished} stopped at the step limit" if self.unfinished else ""
+        return (f"ok: {self.names[0]} and {self.names[1]} agree on {self.playouts} playouts "
+                f"({self.states} states{extra}) in {self.seconds:.1f} s")
+
+
+def _answer(query: Callable[[], T]) -> tuple[str, T | None]:
+    try:
+        value = query()
+    except GGPError as exc:
+        return f"error: {exc}", None
+    return _show(value), value
+
+
+def _show(value: object) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) + "}"
+    if isinstance(value, (frozenset, set)):
+        return "{" + " ".join(sorted(str(v) for v in value)) + "}"
+    if isinstance(value, tuple):
+        return "(" + " ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def compare_machines(
+    first: StateMachine, second: StateMachine, count: int, seed: int,
+    names: tuple[str, str] = ("first", "second"), max_steps: int = 1000,
+) -> CrossCheckReport:
+    """Play ``count`` seeded random playouts, asking both machines everything at every state."""
+    report = CrossCheckReport(names)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    if first.roles != second.roles:
+        report.disagreement = Disagreement(0, 0, "roles", frozenset(), _show(first.roles), _show(second.roles))
+        return report
+    for playout in range(count):
+        a: State = first.initial_state()
+        b: State = second.initial_state()
+        step = 0
+        while True:
+            report.states += 1
+            checks: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+                ("the state", lambda: a.fluents, lambda: b.fluents),
+                ("terminal", lambda: first.is_terminal(a), lambda: second.is_terminal(b)),
+                ("goals", lambda: first.goals(a), lambda: second.goals(b)),
+            ]
+            for role in first.roles:
+                checks.append((f"legal moves of {role}",
+                               lambda r=role: first.legal_moves(a, r), lambda r=role: second.legal_moves(b, r)))
+            terminal = False
+            for query, ask_first, ask_second in checks:
+                shown_a, value_a = _answer(ask_first)
+                shown_b, _ = _answer(ask_second)
+                if shown_a != shown_b:
+                    report.disagreement = Disagreement(playout, step, query, frozenset(str(f) for f in a.fluents),
+                                                       shown_a, shown_b)
+                    report.seconds = time.perf_counter() - start
+                    return report
+                if query == "terminal":
+                    terminal = bool(value_a)
+                    if terminal:
+                        break
+            if terminal:
+                break
+            if step >= max_steps:
+                report.unfinished += 1
+                break
+            joint = random_joint_move(first, a, rng)
+            for query, ask_first, ask_second in (
+                (f"percepts for {_show(joint)}", lambda: first.percepts(a, joint), lambda: second.percepts(b, joint)),
+                (f"next state for {_show(joint)}", lambda: first.next_state(a, joint).fluents,
+                 lambda: second.next_state(b, joint).fluents),
+            ):
+                shown_a, _ = _answer(ask_first)
+                shown_b, _ = _answer(ask_second)
+                if shown_a != shown_b:
+                    report.disagreement = Disagreement(playout, step, query, frozenset(str(f) for f in a.fluents),
+                                                       shown_a, shown_b)
+                    report.seconds = time.perf_counter() - start
+                    return report
+            a = first.next_state(a, joint)
+            b = second.next_state(b, joint)
+            step += 1
+        report.playouts += 1
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def cross_check(description: GameDescription, count: int, seed: int, max_steps: int = 1000) -> CrossCheckReport:
+    """The fast reasoner against the clingo oracle on ``count`` seeded playouts."""
+    from ggp.reasoner.fast import FastMachine
+    from ggp.reasoner.oracle import OracleMachine
+
+    return compare_machines(FastMachine(description), OracleMachine(description), count, seed,
+                            ("fast", "oracle"), max_steps)
