@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import socket
+import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -81,6 +82,17 @@ class RemotePlayer(PlayerClient):
     def __init__(self, url: str):
         self.spec = url
         self.host, self.port = parse_url(url)
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+
+    def close(self) -> None:
+        """Cut every connection still waiting for an answer (their sends return at once)."""
+        with self._lock:
+            for sock in self._open:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     def send(self, message: Message, deadline: Deadline) -> Reply:
         """POST ``message``; the answer or a failure reason, never after ``deadline``."""
@@ -100,6 +112,8 @@ class RemotePlayer(PlayerClient):
             return failed(REFUSED, "connection refused")
         except OSError as exc:
             return failed(REFUSED, f"cannot connect: {exc.strerror or exc}")
+        with self._lock:
+            self._open.add(sock)
         try:
             sock.settimeout(max(0.001, deadline.remaining()))
             sock.sendall(render_request(str(message), self.host, self.port))
@@ -116,6 +130,8 @@ class RemotePlayer(PlayerClient):
         except OSError as exc:
             return failed(CLOSED, f"connection lost: {exc.strerror or exc}")
         finally:
+            with self._lock:
+                self._open.discard(sock)
             sock.close()
         if response.status != 200:
             return failed(HTTP, f"HTTP {response.status}: {text.strip()[:200]}")
@@ -139,6 +155,10 @@ class LocalPlayer(PlayerClient):
         except Exception as exc:  # noqa: BLE001 - the player crashed: the match goes on without it
             return Reply(None, time.monotonic() - began, ERROR, f"{type(exc).__name__}: {exc}")
         return Reply(answer.body, time.monotonic() - began)
+
+    def close(self) -> None:
+        """End the player's match, if the manager did not (an interrupted match)."""
+        self.service.close()
 
 
 def make_client(spec: str, rng: random.Random, reasoner: str | None = None) -> PlayerClient:

@@ -205,7 +205,9 @@ class MatchRunner:
 
     def _abort_all(self) -> None:
         deadline = Deadline.after(min(2.0, self.settings.clocks.play + self.settings.clocks.slack))
-        replies = self._broadcast({role: Abort(self.match_id) for role in self.seats}, deadline)
+        with ThreadPoolExecutor(len(self.seats), thread_name_prefix="abort") as pool:
+            # Fresh threads: a seat's own thread may still wait for an answer to ``play``.
+            replies = self._broadcast({role: Abort(self.match_id) for role in self.seats}, deadline, pool)
         for role, reply in replies.items():
             self._expect(reply, "aborted", "abort", role)
 
@@ -245,11 +247,12 @@ class MatchRunner:
         self.record.events.append(Event(phase, str(role), reason, detail))
         self.record.errors.append(f"{phase}: {role} ({self.clients[role].spec}): {reason}: {detail}")
 
-    def _broadcast(self, messages: dict[Constant, Message], deadline: Deadline) -> dict[Constant, Reply]:
+    def _broadcast(self, messages: dict[Constant, Message], deadline: Deadline,
+                   pool: ThreadPoolExecutor | None = None) -> dict[Constant, Reply]:
         """Send every message at once; every answer by ``deadline`` (in-process: plus a guard)."""
         sent = time.monotonic()
         futures: dict[Constant, Future[Reply]] = {
-            role: self._pools[role].submit(self.clients[role].send, message, deadline)
+            role: (pool or self._pools[role]).submit(self.clients[role].send, message, deadline)
             for role, message in messages.items()
         }
         replies: dict[Constant, Reply] = {}

@@ -11,11 +11,13 @@ move the strategy proposed so far, or else a legal move chosen before the strate
 from __future__ import annotations
 
 import logging
+import queue
 import random
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ggp.errors import GGPError
 from ggp.gdl.terms import Term
@@ -31,6 +33,67 @@ T = TypeVar("T")
 
 #: Share of a turn's time that tracking the history may use before the strategy starts.
 TRACKING_SHARE = 0.5
+
+
+class _Worker:
+    """One daemon thread running tasks in order; closing it releases everyone waiting.
+
+    A daemon, so that a strategy that never returns cannot keep the process alive.
+    """
+
+    def __init__(self, name: str):
+        self._tasks: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._pending: set[Future[Any]] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        threading.Thread(target=self._run, name=name, daemon=True).start()
+
+    def submit(self, task: Callable[[], T]) -> Future[T]:
+        future: Future[T] = Future()
+        with self._lock:
+            if self._closed:
+                future.set_exception(GGPError("the session is closed"))
+                return future
+            self._pending.add(future)
+        self._tasks.put((task, future))
+        return future
+
+    def close(self, last: Callable[[], Any] | None = None) -> None:
+        """Accept no more tasks; whoever waits for one gets an error at once. ``last`` still
+        runs, after the task in progress."""
+        with self._lock:
+            self._closed = True
+            pending, self._pending = self._pending, set()
+        for future in pending:
+            _settle(future, exception=GGPError("the session was closed"))
+        if last is not None:
+            self._tasks.put((last, Future()))
+        self._tasks.put(None)
+
+    def _run(self) -> None:
+        while (item := self._tasks.get()) is not None:
+            task, future = item
+            if future.done() or not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = task()
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting transport
+                _settle(future, exception=exc)
+            else:
+                _settle(future, result=result)
+            with self._lock:
+                self._pending.discard(future)
+
+
+def _settle(future: Future[Any], result: Any = None, exception: BaseException | None = None) -> None:
+    """Complete ``future`` unless it is already complete (closing may have failed it)."""
+    try:
+        if exception is not None:
+            future.set_exception(exception)
+        else:
+            future.set_result(result)
+    except InvalidStateError:
+        pass
 
 
 class _Turn:
@@ -58,8 +121,9 @@ class PlayerSession:
         self.percepts: list[frozenset[Term] | None] = []
         self.joints: list[JointMove] | None = []
         self.answers: dict[int, Term] = {}
+        self._previous: tuple[tuple[Term, ...], Term | None] = ((), None)
         self.closed = False
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"player-{match.match_id}")
+        self._worker = _Worker(f"player-{match.match_id}")
 
     # --- the four events, called by the transport ---------------------------------------------
 
@@ -71,8 +135,9 @@ class PlayerSession:
              turn: int | None = None) -> Term | None:
         """Record ``observations`` (the transitions since the last call) and return a move.
 
-        Answers by ``deadline``: the strategy's move, else its proposal, else a legal move; None
-        only when no legal move is known (the rules could not be read, or tracking failed).
+        Answers by ``deadline``: the strategy's move, else its proposal, else a legal move, else
+        (when the legal moves are not known in time) a move legal last turn; None only when not
+        even that is known (the first turn, or the rules could not be read).
         With a ``turn`` number already answered, the same answer is given again.
         """
         if turn is not None and turn in self.answers:
@@ -87,9 +152,22 @@ class PlayerSession:
                 log.warning("%s: player proposed the illegal move %s", self.match.match_id, move)
             proposed = slot.proposal.get()
             chosen = proposed if proposed is not None and slot.legal and proposed in slot.legal else slot.fallback
+        if chosen is None:
+            chosen = self._guess()
+        if slot.legal:
+            self._previous = (slot.legal, chosen)
         if chosen is not None and turn is not None:
             self.answers[turn] = chosen
         return chosen
+
+    def _guess(self) -> Term | None:
+        """A move for when the legal moves are not known in time: one that was legal last turn
+        (other than the move then chosen), which is often still legal. None on the first turn."""
+        legal, last = self._previous
+        options = [m for m in legal if m != last] or list(legal)
+        if options:
+            log.info("%s: legal moves not known in time; guessing", self.match.match_id)
+        return options[self.rng.randrange(len(options))] if options else None
 
     def stop(self, observations: Sequence[Observation], deadline: Deadline) -> None:
         """Record the last transition, tell the player the match is over, then close."""
@@ -97,23 +175,19 @@ class PlayerSession:
         self.close()
 
     def abort(self) -> None:
-        """Tell the player the match was cancelled (without waiting), then close."""
-        self._submit(lambda: self.player.abort(self.match))
-        self.close()
+        """Close, then tell the player the match was cancelled (once it is not busy)."""
+        self.closed = True
+        self._worker.close(last=lambda: self.player.abort(self.match))
 
     def close(self) -> None:
-        """Stop accepting work; a task still running finishes in the background."""
+        """Stop accepting work and release waiting transports; a running task ends unobserved."""
         self.closed = True
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._worker.close()
 
     # --- worker tasks -----------------------------------------------------------------------
 
     def _submit(self, task: Callable[[], T]) -> Future[T]:
-        if self.closed:
-            failed: Future[T] = Future()
-            failed.set_exception(GGPError("the session is closed"))
-            return failed
-        return self._executor.submit(task)
+        return self._worker.submit(task)
 
     def _wait(self, future: Future[T], deadline: Deadline) -> T | None:
         try:

@@ -37,8 +37,10 @@ class Observation:
 
 Candidate = tuple[JointMove, State]
 
-#: Time allowed to extend the history by one step when its percepts are ignored.
-_RELAXED_SECONDS = 2.0
+#: Share of an observation's time for the exact search; the rest is for the fallbacks.
+_EXACT_SHARE = 0.6
+#: Least time given to the fallbacks, even past the deadline (the history must go on).
+_RELAXED_SECONDS = 0.5
 #: Candidate joint moves a first search round may try before restarting.
 _FIRST_BUDGET = 100
 
@@ -115,25 +117,25 @@ class HistoryTracker:
         """
         kept = (list(self.joints), list(self.states))
         self.observations.append(observation)
-        if self._search(deadline, live):
+        if self._search(deadline.share(_EXACT_SHARE), live):
             return True
         step = len(self.observations) - 1
         self._relaxed.add(step)
         self._floor = step
-        if self._retry(kept, step, live):
+        if self._retry(kept, step, live, deadline):
             return False
         self._relaxed.update(range(len(self.observations)))
         self._floor = 0
-        if self._retry(kept, 0, live):
+        if self._retry(kept, 0, live, deadline):
             return False
         raise TrackingError(f"no legal history fits the own moves reported up to turn {step + 1}")
 
-    def _retry(self, kept: tuple[list[JointMove], list[State]], keep: int, live: bool) -> bool:
+    def _retry(self, kept: tuple[list[JointMove], list[State]], keep: int, live: bool, deadline: Deadline) -> bool:
         """Search again from the first ``keep`` steps of the history ``kept``."""
         for want_live in (live, False):
             self.joints, self.states = list(kept[0][:keep]), list(kept[1][:keep + 1])
             self._iters = [iter(()) for _ in range(keep)]
-            if self._search(Deadline.after(_RELAXED_SECONDS), want_live):
+            if self._search(max(deadline, Deadline.after(_RELAXED_SECONDS)), want_live):
                 return True
         return False
 

@@ -118,6 +118,13 @@ class PlayerService:
         with self._lock:
             return self._current is not None and not self._current.stale(time.monotonic(), self.stale_grace)
 
+    def close(self) -> None:
+        """Abort the running match, if any (its player is told; waiting answers return)."""
+        with self._lock:
+            current, self._current = self._current, None
+        if current is not None:
+            current.session.abort()
+
     def handle_text(self, text: str, received_at: float | None = None) -> Answer:
         """Parse and answer one message; raises :class:`ProtocolError` for a bad message."""
         with self._lock:

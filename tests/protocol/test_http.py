@@ -130,7 +130,7 @@ def test_not_utf8() -> None:
         a.sendall(b"POST / HTTP/1.0\r\nContent-Length: 2\r\n\r\n\xff\xfe")
         request = read_request(b, soon())
         with pytest.raises(HttpError, match="not UTF-8"):
-            request.text
+            _ = request.text
 
 
 def test_request_head_parts() -> None:

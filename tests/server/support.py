@@ -129,14 +129,18 @@ class FakePlayer:
             while not self._stop.is_set():
                 try:
                     conn, _ = self._sock.accept()
-                except (socket.timeout, OSError):
+                except TimeoutError:
                     continue
+                except OSError:
+                    break
                 threading.Thread(target=self._answer, args=(conn, time.monotonic()), daemon=True).start()
         finally:
             self._sock.close()
 
     def _answer(self, conn: socket.socket, accepted: float) -> None:
         with conn:
+            if self._stop.is_set():
+                return
             try:
                 request = read_request(conn, accepted + 5.0)
             except (PeerClosed, HttpError, OSError):
@@ -148,6 +152,7 @@ class FakePlayer:
                 return
             if action == "crash":
                 self._stop.set()
+                self._sock.close()  # from now on: connection refused
                 return
             if action == "hang":
                 self._stop.wait(30)

@@ -16,11 +16,27 @@ import pytest
 
 from ggp.gdl.terms import Constant, Function, Term
 from ggp.players.registry import create_player
-from ggp.protocol.messages import Play, PlayII, Start, Stop, StopII, parse_message, parse_move
+from ggp.protocol.messages import (
+    Play,
+    PlayII,
+    Start,
+    Stop,
+    StopII,
+    parse_message,
+    parse_move,
+)
 from ggp.reasoner import make_machine
 from ggp.server import PlayerServer, PlayerService
 from tests.conftest import shared_path
-from tests.server.support import CAPTURES, REASONER, capture_bytes, capture_rows, exchange, serve_process, split_response
+from tests.server.support import (
+    CAPTURES,
+    REASONER,
+    capture_bytes,
+    capture_rows,
+    exchange,
+    serve_process,
+    split_response,
+)
 
 T = Term.parse
 
@@ -65,7 +81,8 @@ class Referee:
         if "candidate" in game:  # Monty Hall: choose a door, then noop, then switch or stay
             return [{T(f"(choose {d})") for d in (1, 2, 3)}, {T("noop")}, {T("switch"), T("noop")}][len(self.mine)]
         # Krieg-TicTacToe: any cell not yet mine and not tried since my last success.
-        mine, tried = set(), set()
+        mine: set[Term | None] = set()
+        tried: set[Term | None] = set()
         for move, percepts in self.mine:
             if any(p.name == "yougotit" for p in percepts):
                 mine.add(move)

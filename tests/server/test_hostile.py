@@ -190,7 +190,7 @@ def test_load_two_thousand_requests(server: PlayerServer) -> None:
         for k in range(n):
             assert _start(server, f"load{k}") in ("ready", "busy")
             for turn in range(8):
-                status, reply = post(server.address, f"(play load{k} {turn} nil nil)")
+                status, _ = post(server.address, f"(play load{k} {turn} nil nil)")
                 ok += status == 200
             ok += post(server.address, f"(stop load{k} 8 nil nil)") == (200, "done")
         return ok

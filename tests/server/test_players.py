@@ -178,7 +178,7 @@ def test_tracking_relaxes_when_the_reports_contradict_the_rules() -> None:
 
 def test_tracking_with_joint_moves_is_the_game() -> None:
     machine = make_machine(load_game(RULESHEETS / "tictactoe.kif"), REASONER)
-    x, o = machine.roles
+    o = machine.roles[1]
     tracker = HistoryTracker(machine, o, random.Random(0))
     joint = (T("(mark 2 2)"), Constant("noop"))
     tracker.observe(Observation(Constant("noop"), None, joint), Deadline.after(5))
