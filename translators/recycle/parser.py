@@ -8,6 +8,7 @@ reads one construct (an action, a condition, an integer...), for tests and tools
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -125,10 +126,7 @@ def parse_recycle(text: str, source: str | None = None) -> Game:
         ))
     game = _to_nodes(tree, source)
     assert isinstance(game, Game)
-    game = resolve(game)
-    object.__setattr__(game, "source", source)
-    object.__setattr__(game, "warnings", tuple(warnings))
-    return game
+    return replace(resolve(game), source=source, warnings=tuple(warnings))
 
 
 def parse_recycle_file(path: str | Path) -> Game:

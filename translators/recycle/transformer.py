@@ -6,7 +6,7 @@ rule's line and column. Rules marked ``!`` in the grammar give their keyword as 
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any, TypedDict, cast
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -94,13 +94,15 @@ from translators.recycle.nodes import (
     Var,
 )
 
-N = TypeVar("N", bound=Node)
+
+class _Position(TypedDict):
+    line: int
+    column: int
 
 
-def _at(meta: Meta, node: N) -> N:
-    object.__setattr__(node, "line", getattr(meta, "line", 0))
-    object.__setattr__(node, "column", getattr(meta, "column", 0))
-    return node
+def _pos(meta: Meta) -> _Position:
+    """The ``line`` and ``column`` arguments of a node built for a rule."""
+    return {"line": getattr(meta, "line", 0), "column": getattr(meta, "column", 0)}
 
 
 def _compare_kind(node: Node) -> CompareKind:
@@ -144,286 +146,286 @@ class ToNodes(Transformer[Token, Any]):
     set_operator = extreme = end = runs_mode = _keyword
 
     def var(self, m: Meta, c: list[Any]) -> Var:
-        return _at(m, Var(str(c[0])[1:]))
+        return Var(str(c[0])[1:], **_pos(m))
 
     def name(self, m: Meta, c: list[Any]) -> Name:
-        return _at(m, Name(str(c[0])))
+        return Name(str(c[0]), **_pos(m))
 
     def int_literal(self, m: Meta, c: list[Any]) -> IntLit:
-        return _at(m, IntLit(int(c[0])))
+        return IntLit(int(c[0]), **_pos(m))
 
     # ------------------------------------------------------------ game structure
     def game(self, m: Meta, c: list[Any]) -> Game:
         declarations = tuple(x for x in c if isinstance(x, Declare))
         setup = next(x for x in c if isinstance(x, Setup))
         flow = tuple(c[len(declarations) + 1 : -1])
-        return _at(m, Game(declarations, setup, flow, cast(Scoring, c[-1])))
+        return Game(declarations, setup, flow, cast(Scoring, c[-1]), **_pos(m))
 
     def declare(self, m: Meta, c: list[Any]) -> Declare:
-        return _at(m, Declare(c[0], c[1]))
+        return Declare(c[0], c[1], **_pos(m))
 
     def setup(self, m: Meta, c: list[Any]) -> Setup:
         teams = c[1] if len(c) > 1 and isinstance(c[1], CreateTeams) else None
         decks = tuple(c[2:] if teams is not None else c[1:])
-        return _at(m, Setup(c[0], teams, decks))
+        return Setup(c[0], teams, decks, **_pos(m))
 
     def create_players(self, m: Meta, c: list[Any]) -> CreatePlayers:
-        return _at(m, CreatePlayers(c[0]))
+        return CreatePlayers(c[0], **_pos(m))
 
     def scoring(self, m: Meta, c: list[Any]) -> Scoring:
-        return _at(m, Scoring(c[0], c[1]))
+        return Scoring(c[0], c[1], **_pos(m))
 
     def stage(self, m: Meta, c: list[Any]) -> Stage:
-        return _at(m, Stage(c[0], c[1], tuple(c[2:])))
+        return Stage(c[0], c[1], tuple(c[2:]), **_pos(m))
 
     def end_condition(self, m: Meta, c: list[Any]) -> Any:
         return c[0]
 
     def choice(self, m: Meta, c: list[Any]) -> Choice:
-        return _at(m, Choice(tuple(c)))
+        return Choice(tuple(c), **_pos(m))
 
     def do(self, m: Meta, c: list[Any]) -> Do:
-        return _at(m, Do(tuple(c)))
+        return Do(tuple(c), **_pos(m))
 
     def conditional(self, m: Meta, c: list[Any]) -> Conditional:
-        return _at(m, Conditional(c[0], c[1]))
+        return Conditional(c[0], c[1], **_pos(m))
 
     def let(self, m: Meta, c: list[Any]) -> Let:
-        return _at(m, Let(c[0], c[1], c[2]))
+        return Let(c[0], c[1], c[2], **_pos(m))
 
     # ------------------------------------------------------------ actions
     def action_all(self, m: Meta, c: list[Any]) -> ActionAgg:
-        return _at(m, ActionAgg("all", c[0], c[1], c[2]))
+        return ActionAgg("all", c[0], c[1], c[2], **_pos(m))
 
     def action_any(self, m: Meta, c: list[Any]) -> ActionAgg:
-        return _at(m, ActionAgg("any", c[0], c[1], c[2]))
+        return ActionAgg("any", c[0], c[1], c[2], **_pos(m))
 
     def move(self, m: Meta, c: list[Any]) -> Move:
-        return _at(m, Move(c[0], c[1]))
+        return Move(c[0], c[1], **_pos(m))
 
     def remember(self, m: Meta, c: list[Any]) -> Remember:
-        return _at(m, Remember(c[0], c[1]))
+        return Remember(c[0], c[1], **_pos(m))
 
     def forget(self, m: Meta, c: list[Any]) -> Forget:
-        return _at(m, Forget(c[0]))
+        return Forget(c[0], **_pos(m))
 
     def shuffle(self, m: Meta, c: list[Any]) -> Shuffle:
-        return _at(m, Shuffle(c[0]))
+        return Shuffle(c[0], **_pos(m))
 
     def faro_shuffle(self, m: Meta, c: list[Any]) -> FaroShuffle:
-        return _at(m, FaroShuffle(c[0], c[1]))
+        return FaroShuffle(c[0], c[1], **_pos(m))
 
     def set_int(self, m: Meta, c: list[Any]) -> IntUpdate:
-        return _at(m, IntUpdate("set", c[0], c[1]))
+        return IntUpdate("set", c[0], c[1], **_pos(m))
 
     def inc_int(self, m: Meta, c: list[Any]) -> IntUpdate:
-        return _at(m, IntUpdate("inc", c[0], c[1]))
+        return IntUpdate("inc", c[0], c[1], **_pos(m))
 
     def dec_int(self, m: Meta, c: list[Any]) -> IntUpdate:
-        return _at(m, IntUpdate("dec", c[0], c[1]))
+        return IntUpdate("dec", c[0], c[1], **_pos(m))
 
     def set_str(self, m: Meta, c: list[Any]) -> SetStr:
-        return _at(m, SetStr(c[0], c[1]))
+        return SetStr(c[0], c[1], **_pos(m))
 
     def set_points(self, m: Meta, c: list[Any]) -> SetPoints:
-        return _at(m, SetPoints(c[0], tuple(c[1:])))
+        return SetPoints(c[0], tuple(c[1:]), **_pos(m))
 
     put_points = set_points
 
     def award(self, m: Meta, c: list[Any]) -> Award:
-        return _at(m, Award(tuple(c[:-1]), c[-1]))
+        return Award(tuple(c[:-1]), c[-1], **_pos(m))
 
     def condition_pair(self, m: Meta, c: list[Any]) -> AttrPair:
-        return _at(m, AttrPair(c[0], c[1]))
+        return AttrPair(c[0], c[1], **_pos(m))
 
     condition_pair_old = condition_pair
 
     def condition_pair_paren(self, m: Meta, c: list[Any]) -> AttrPair:
         token = cast(Token, c[1])
         value = Name(str(token), line=token.line or 0, column=token.column or 0)
-        return _at(m, AttrPair(c[0], value))
+        return AttrPair(c[0], value, **_pos(m))
 
     def cycle(self, m: Meta, c: list[Any]) -> Cycle:
-        return _at(m, Cycle(c[0], c[1]))
+        return Cycle(c[0], c[1], **_pos(m))
 
     def turn_pass(self, m: Meta, c: list[Any]) -> TurnPass:
-        return _at(m, TurnPass())
+        return TurnPass(**_pos(m))
 
     def repeat(self, m: Meta, c: list[Any]) -> Repeat:
-        return _at(m, Repeat(c[0], c[1]))
+        return Repeat(c[0], c[1], **_pos(m))
 
     def repeat_all(self, m: Meta, c: list[Any]) -> RepeatAll:
-        return _at(m, RepeatAll(c[0]))
+        return RepeatAll(c[0], **_pos(m))
 
     def create_teams(self, m: Meta, c: list[Any]) -> CreateTeams:
-        return _at(m, CreateTeams(tuple(c)))
+        return CreateTeams(tuple(c), **_pos(m))
 
     def team_spec(self, m: Meta, c: list[Any]) -> TeamSpec:
         members = tuple(int(x) for x in c if isinstance(x, Token))
-        return _at(m, TeamSpec(members, tuple(x for x in c if isinstance(x, TeamSpec))))
+        return TeamSpec(members, tuple(x for x in c if isinstance(x, TeamSpec)), **_pos(m))
 
     def create_deck(self, m: Meta, c: list[Any]) -> CreateDeck:
         name = str(c[0]) if isinstance(c[0], Token) else None
         rest = c[1:] if name is not None else c
-        return _at(m, CreateDeck(rest[0], rest[1], name))
+        return CreateDeck(rest[0], rest[1], name, **_pos(m))
 
     def deck(self, m: Meta, c: list[Any]) -> Deck:
-        return _at(m, Deck(tuple(c)))
+        return Deck(tuple(c), **_pos(m))
 
     def attribute(self, m: Meta, c: list[Any]) -> Attribute:
         names = tuple(str(x) for x in c if isinstance(x, Token))
-        return _at(m, Attribute(names, tuple(x for x in c if isinstance(x, Attribute))))
+        return Attribute(names, tuple(x for x in c if isinstance(x, Attribute)), **_pos(m))
 
     # ------------------------------------------------------------ owners
     def game_owner(self, m: Meta, c: list[Any]) -> GameOwner:
-        return _at(m, GameOwner())
+        return GameOwner(**_pos(m))
 
     def relative_player(self, m: Meta, c: list[Any]) -> RelativePlayer:
-        return _at(m, RelativePlayer(c[0]))
+        return RelativePlayer(c[0], **_pos(m))
 
     def player_at(self, m: Meta, c: list[Any]) -> PlayerAt:
-        return _at(m, PlayerAt(c[0]))
+        return PlayerAt(c[0], **_pos(m))
 
     def owner_of(self, m: Meta, c: list[Any]) -> OwnerOf:
-        return _at(m, OwnerOf(c[0]))
+        return OwnerOf(c[0], **_pos(m))
 
     def relative_team(self, m: Meta, c: list[Any]) -> RelativeTeam:
-        return _at(m, RelativeTeam(c[0]))
+        return RelativeTeam(c[0], **_pos(m))
 
     def team_at(self, m: Meta, c: list[Any]) -> TeamAt:
-        return _at(m, TeamAt(c[0]))
+        return TeamAt(c[0], **_pos(m))
 
     def team_of(self, m: Meta, c: list[Any]) -> TeamOf:
-        return _at(m, TeamOf(c[0]))
+        return TeamOf(c[0], **_pos(m))
 
     # ------------------------------------------------------------ integers and strings
     def arith(self, m: Meta, c: list[Any]) -> Arith:
-        return _at(m, Arith(cast(Any, str(c[0])), c[1], c[2]))
+        return Arith(cast(Any, str(c[0])), c[1], c[2], **_pos(m))
 
     def mod(self, m: Meta, c: list[Any]) -> Arith:
-        return _at(m, Arith("%", c[0], c[1]))
+        return Arith("%", c[0], c[1], **_pos(m))
 
     def tri(self, m: Meta, c: list[Any]) -> Tri:
-        return _at(m, Tri(c[0]))
+        return Tri(c[0], **_pos(m))
 
     def fib(self, m: Meta, c: list[Any]) -> Fib:
-        return _at(m, Fib(c[0]))
+        return Fib(c[0], **_pos(m))
 
     def random(self, m: Meta, c: list[Any]) -> Random:
-        return _at(m, Random(None, c[0]) if len(c) == 1 else Random(c[0], c[1]))
+        return Random(None, c[0], **_pos(m)) if len(c) == 1 else Random(c[0], c[1], **_pos(m))
 
     def size(self, m: Meta, c: list[Any]) -> Size:
-        return _at(m, Size(c[0]))
+        return Size(c[0], **_pos(m))
 
     def sum(self, m: Meta, c: list[Any]) -> Sum:
-        return _at(m, Sum(c[0], c[1]))
+        return Sum(c[0], c[1], **_pos(m))
 
     def score(self, m: Meta, c: list[Any]) -> Score:
-        return _at(m, Score(c[0], c[1]))
+        return Score(c[0], c[1], **_pos(m))
 
     def int_storage(self, m: Meta, c: list[Any]) -> IntStorage:
-        return _at(m, IntStorage(c[0], c[1]))
+        return IntStorage(c[0], c[1], **_pos(m))
 
     def int_agg(self, m: Meta, c: list[Any]) -> IntAgg:
-        return _at(m, IntAgg(c[0], c[1], c[2]))
+        return IntAgg(c[0], c[1], c[2], **_pos(m))
 
     def str_storage(self, m: Meta, c: list[Any]) -> StrStorage:
-        return _at(m, StrStorage(c[0], c[1]))
+        return StrStorage(c[0], c[1], **_pos(m))
 
     def cardatt(self, m: Meta, c: list[Any]) -> CardAtt:
-        return _at(m, CardAtt(c[0], c[1]))
+        return CardAtt(c[0], c[1], **_pos(m))
 
     def point_storage(self, m: Meta, c: list[Any]) -> PointStorage:
-        return _at(m, PointStorage(c[0], c[1]))
+        return PointStorage(c[0], c[1], **_pos(m))
 
     # ------------------------------------------------------------ cards and collections
     def card_at(self, m: Meta, c: list[Any]) -> CardAt:
-        return _at(m, CardAt(c[0], c[1]))
+        return CardAt(c[0], c[1], **_pos(m))
 
     card_at_index = card_at
 
     def extreme_card(self, m: Meta, c: list[Any]) -> ExtremeCard:
-        return _at(m, ExtremeCard(c[0], c[1], c[2]))
+        return ExtremeCard(c[0], c[1], c[2], **_pos(m))
 
     def actual(self, m: Meta, c: list[Any]) -> ActualCard:
-        return _at(m, ActualCard(c[0]))
+        return ActualCard(c[0], **_pos(m))
 
     def location(self, m: Meta, c: list[Any]) -> CardLocation:
-        return _at(m, CardLocation(c[0], c[1], c[2]))
+        return CardLocation(c[0], c[1], c[2], **_pos(m))
 
     def new_name(self, m: Meta, c: list[Any]) -> NewName:
-        return _at(m, NewName())
+        return NewName(**_pos(m))
 
     def set_op(self, m: Meta, c: list[Any]) -> SetOp:
-        return _at(m, SetOp(c[0], _parts(c[1:])))
+        return SetOp(c[0], _parts(c[1:]), **_pos(m))
 
     def sort(self, m: Meta, c: list[Any]) -> Sort:
-        return _at(m, Sort(c[0], c[1]))
+        return Sort(c[0], c[1], **_pos(m))
 
     def filter(self, m: Meta, c: list[Any]) -> Filter:
-        return _at(m, Filter(c[0], c[1], c[2]))
+        return Filter(c[0], c[1], c[2], **_pos(m))
 
     def collection_at(self, m: Meta, c: list[Any]) -> CollectionAt:
-        return _at(m, CollectionAt(c[0], c[1]))
+        return CollectionAt(c[0], c[1], **_pos(m))
 
     collection_at_index = collection_at
 
     def slice(self, m: Meta, c: list[Any]) -> Slice:
-        return _at(m, Slice(c[0], c[1], c[2]))
+        return Slice(c[0], c[1], c[2], **_pos(m))
 
     def run(self, m: Meta, c: list[Any]) -> Run:
-        return _at(m, Run(c[0], c[1], c[2], c[3]))
+        return Run(c[0], c[1], c[2], c[3], **_pos(m))
 
     def tuples(self, m: Meta, c: list[Any]) -> Tuples:
-        return _at(m, Tuples(c[0], c[1], c[2]))
+        return Tuples(c[0], c[1], c[2], **_pos(m))
 
     def partition(self, m: Meta, c: list[Any]) -> Partition:
-        return _at(m, Partition(c[0], _parts(c[1:])))
+        return Partition(c[0], _parts(c[1:]), **_pos(m))
 
     def subsets(self, m: Meta, c: list[Any]) -> Subsets:
-        return _at(m, Subsets(c[0]))
+        return Subsets(c[0], **_pos(m))
 
     def runs(self, m: Meta, c: list[Any]) -> Runs:
-        return _at(m, Runs(c[0], c[1], c[2], c[3]))
+        return Runs(c[0], c[1], c[2], c[3], **_pos(m))
 
     def cards_agg(self, m: Meta, c: list[Any]) -> CardsAgg:
-        return _at(m, CardsAgg(c[0], c[1], c[2]))
+        return CardsAgg(c[0], c[1], c[2], **_pos(m))
 
     def name_list(self, m: Meta, c: list[Any]) -> NameList:
-        return _at(m, NameList(tuple(str(x) for x in c)))
+        return NameList(tuple(str(x) for x in c), **_pos(m))
 
     def all_players(self, m: Meta, c: list[Any]) -> AllPlayers:
-        return _at(m, AllPlayers())
+        return AllPlayers(**_pos(m))
 
     def all_teams(self, m: Meta, c: list[Any]) -> AllTeams:
-        return _at(m, AllTeams())
+        return AllTeams(**_pos(m))
 
     def other(self, m: Meta, c: list[Any]) -> Others:
-        return _at(m, Others(c[0]))
+        return Others(c[0], **_pos(m))
 
     def range(self, m: Meta, c: list[Any]) -> Range:
-        return _at(m, Range(c[0], c[1]))
+        return Range(c[0], c[1], **_pos(m))
 
     # ------------------------------------------------------------ booleans
     def conj(self, m: Meta, c: list[Any]) -> And:
-        return _at(m, And(tuple(c)))
+        return And(tuple(c), **_pos(m))
 
     def disj(self, m: Meta, c: list[Any]) -> Or:
-        return _at(m, Or(tuple(c)))
+        return Or(tuple(c), **_pos(m))
 
     def neg(self, m: Meta, c: list[Any]) -> Not:
-        return _at(m, Not(c[0]))
+        return Not(c[0], **_pos(m))
 
     def compare(self, m: Meta, c: list[Any]) -> Compare:
         left, right = c[1], c[2]
         kind = _compare_kind(left)
         if kind == "unknown":
             kind = _compare_kind(right)
-        return _at(m, Compare(cast(Any, str(c[0])), left, right, kind))
+        return Compare(cast(Any, str(c[0])), left, right, kind, **_pos(m))
 
     def bool_all(self, m: Meta, c: list[Any]) -> BoolAgg:
-        return _at(m, BoolAgg("all", c[0], c[1], c[2]))
+        return BoolAgg("all", c[0], c[1], c[2], **_pos(m))
 
     def bool_any(self, m: Meta, c: list[Any]) -> BoolAgg:
-        return _at(m, BoolAgg("any", c[0], c[1], c[2]))
+        return BoolAgg("any", c[0], c[1], c[2], **_pos(m))
 
