@@ -1,0 +1,1 @@
+"""Translators from other game languages (RECYCLE) to the project's game descriptions."""

@@ -20,7 +20,7 @@ from translators.recycle import (
     parse_recycle,
 )
 
-pytestmark = pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus/recycle (absent)")
+needs_corpus = pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus/recycle (absent)")
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,7 @@ def test_enough_mutations() -> None:
     assert len(MUTATIONS) >= 40
 
 
+@needs_corpus
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=[f"{m.game}:{m.new[:24]}" for m in MUTATIONS])
 def test_error_names_place_and_problem(mutation: Mutation) -> None:
     text, at = mutation.apply()
@@ -144,6 +145,7 @@ def test_error_names_place_and_problem(mutation: Mutation) -> None:
         assert internal not in str(error)
 
 
+@needs_corpus
 def test_check_file_turns_a_syntax_error_into_one_problem(tmp_path: pytest.TempPathFactory) -> None:
     text, _ = MUTATIONS[0].apply()
     path = tmp_path / "broken.rcy"  # type: ignore[operator]
