@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from ggp.gdl.load import load_game, read_game_file
+from ggp.gdl.load import load_game
 from ggp.reasoner import REASONERS, make_machine
 from ggp.reasoner.play import perft, random_playout
 
@@ -71,7 +71,7 @@ def _reasoner_option(p: argparse.ArgumentParser) -> None:
 
 def run_validate(args: argparse.Namespace) -> int:
     """Validate each file; print problems; exit 1 if any error."""
-    from ggp.gdl.validate import validate
+    from ggp.gdl.validate import validate_file
 
     failed = False
     for name in args.files:
@@ -80,9 +80,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
             problems = check_file(name)
         else:
-            description, problems = read_game_file(name)
-            if not any(p.is_error for p in problems):
-                problems = problems + validate(description)
+            problems = validate_file(name)
         for problem in sorted(problems, key=lambda p: (p.location.line, p.location.column)):
             print(problem)
         failed = failed or any(p.is_error for p in problems)

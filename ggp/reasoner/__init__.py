@@ -14,6 +14,9 @@ from ggp.reasoner.machine import FluentState, JointMove, State, StateMachine
 
 log = logging.getLogger(__name__)
 
+#: Digests of games found too large to ground in this process, with the reason.
+_TOO_LARGE: dict[str, str] = {}
+
 #: The reasoner names accepted by :func:`make_machine` and ``--reasoner``.
 REASONERS = ("auto", "fast", "oracle")
 
@@ -33,11 +36,14 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
     if reasoner == "fast":
         return FastMachine(description)
     if reasoner == "auto":
-        try:
-            return FastMachine(description)
-        except GroundingTooLarge as exc:
-            log.warning("%s: %s; using the clingo oracle", description.source or "game", exc)
-            return OracleMachine(description)
+        digest = description.digest()
+        if digest not in _TOO_LARGE:
+            try:
+                return FastMachine(description)
+            except GroundingTooLarge as exc:
+                _TOO_LARGE[digest] = str(exc)
+        log.warning("%s: %s; using the clingo oracle", description.source or "game", _TOO_LARGE[digest])
+        return OracleMachine(description)
     raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
 
 

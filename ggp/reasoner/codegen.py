@@ -41,12 +41,22 @@ class Layout:
 class _Writer:
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.getters: dict[tuple[int, ...], str] = {}
 
     def add(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
 
+    def getter(self, indices: tuple[int, ...]) -> str:
+        """A module-level ``itemgetter`` for ``indices``, shared by identical loads."""
+        name = self.getters.get(indices)
+        if name is None:
+            name = self.getters[indices] = f"_g{len(self.getters)}"
+        return name
+
     def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        head = ["from operator import itemgetter"]
+        head += [f"{name} = itemgetter({', '.join(map(str, idx))})" for idx, name in self.getters.items()]
+        return "\n".join(head + self.lines) + "\n"
 
 
 class Generator:
@@ -132,6 +142,9 @@ class Generator:
         if len(fluents) * 2 > self.nb > 1:
             wanted = set(fluents)
             w.add(indent, ", ".join(f"t{k}" if k in wanted else "_" for k in range(self.nb)) + " = s")
+        elif len(fluents) > 4:
+            getter = w.getter(tuple(fluents))
+            w.add(indent, ", ".join(f"t{k}" for k in fluents) + f" = {getter}(s)")
         else:
             for k in fluents:
                 w.add(indent, f"t{k} = s[{k}]")

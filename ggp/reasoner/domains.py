@@ -8,6 +8,7 @@ grounds the real rules over these domains once.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -19,6 +20,8 @@ from ggp.reasoner.asp import AspNames, rule_to_asp
 
 #: Ground rules a game may produce before the fast reasoner gives up on it.
 DEFAULT_MAX_RULES = 2_000_000
+#: Seconds the grounding of a game may take before the fast reasoner gives up on it.
+DEFAULT_MAX_SECONDS = 20.0
 
 
 class GroundingTooLarge(ReasonerError):
@@ -28,16 +31,20 @@ class GroundingTooLarge(ReasonerError):
 class RuleBudget(clingo.Observer):  # type: ignore[misc]
     """Counts ground rules as clingo emits them and stops grounding past the budget."""
 
-    def __init__(self, limit: int, what: str):
-        self.limit = limit
+    def __init__(self, what: str, max_rules: int, max_seconds: float):
         self.what = what
+        self.max_rules = max_rules
+        self.deadline = time.monotonic() + max_seconds
+        self.max_seconds = max_seconds
         self.count = 0
 
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
         """Count one rule."""
         self.count += 1
-        if self.count > self.limit:
-            raise GroundingTooLarge(f"{self.what} exceeds {self.limit:,} ground rules")
+        if self.count > self.max_rules:
+            raise GroundingTooLarge(f"{self.what} exceeds {self.max_rules:,} ground rules")
+        if not self.count & 0x3FF and time.monotonic() > self.deadline:
+            raise GroundingTooLarge(f"{self.what} takes more than {self.max_seconds:g} s to ground")
 
 
 _CLOSURE = """
@@ -81,16 +88,18 @@ class Domains:
     moves: int
 
 
-def reachable_domains(description: GameDescription, names: AspNames, max_rules: int = DEFAULT_MAX_RULES) -> Domains:
+def reachable_domains(
+    description: GameDescription, names: AspNames, budget: RuleBudget | None = None
+) -> Domains:
     """The relaxed reachability fixpoint of ``description``, spelt with ``names``.
 
-    Raises :class:`GroundingTooLarge` when computing it takes more than ``max_rules`` ground rules.
+    Raises :class:`GroundingTooLarge` when computing it exceeds the ``budget``.
     """
     lines = [text for rule in relax(description) for text in rule_to_asp(rule, names)]
     program = "\n".join(lines) + _CLOSURE + "#show true/1. #show does/2.\n"
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none"], logger=lambda _c, m: messages.append(m.strip()), message_limit=5)
-    ctl.register_observer(RuleBudget(max_rules, "the reachable domain of the game"))
+    ctl.register_observer(budget or RuleBudget("the reachable domain", DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS))
     try:
         ctl.add("base", [], program)
         ctl.ground([("base", [])])

@@ -15,7 +15,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.reasoner.codegen import generate, generate_sees
-from ggp.reasoner.domains import DEFAULT_MAX_RULES
+from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS
 from ggp.reasoner.grounding import ground
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.network import Network, build_network
@@ -48,10 +48,13 @@ class PackedState(State):
 class FastMachine(StateMachine):
     """A state machine evaluating the ground network with generated straight-line Python."""
 
-    def __init__(self, description: GameDescription, max_rules: int = DEFAULT_MAX_RULES):
+    def __init__(
+        self, description: GameDescription, max_rules: int = DEFAULT_MAX_RULES,
+        max_seconds: float = DEFAULT_MAX_SECONDS,
+    ):
         self.description = description
         start = time.perf_counter()
-        program = ground(description, max_rules)
+        program = ground(description, max_rules, max_seconds)
         self.grounding_seconds = program.seconds
         self.ground_rules = len(program.rules)
         net = build_network(description, program)

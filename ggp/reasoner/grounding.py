@@ -17,7 +17,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Term
 from ggp.reasoner.asp import AspNames, description_to_asp
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, GroundingTooLarge, reachable_domains
+from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, RuleBudget, reachable_domains
 
 _CHOICES = """
 { true(F) } :- _dom_true(F).
@@ -47,9 +47,9 @@ class GroundProgram:
     move_domain: int = 0
 
 
-class _Recorder(clingo.Observer):  # type: ignore[misc]
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+class _Recorder(RuleBudget):
+    def __init__(self, max_rules: int, max_seconds: float) -> None:
+        super().__init__("the ground game", max_rules, max_seconds)
         self.rules: list[tuple[int, tuple[int, ...]]] = []
         self.choices: set[int] = set()
         self.outputs: list[tuple[clingo.Symbol, int]] = []
@@ -62,9 +62,8 @@ class _Recorder(clingo.Observer):  # type: ignore[misc]
         if len(head) != 1:
             self.unsupported.append("a disjunctive or headless rule")
             return
+        super().rule(choice, head, body)
         self.rules.append((head[0], tuple(body)))
-        if len(self.rules) > self.limit:
-            raise GroundingTooLarge(f"the ground game exceeds {self.limit:,} ground rules")
 
     def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int, body: Sequence[tuple[int, int]]) -> None:
         self.unsupported.append("a weight rule")
@@ -73,16 +72,19 @@ class _Recorder(clingo.Observer):  # type: ignore[misc]
         self.outputs.append((symbol, atom))
 
 
-def ground(description: GameDescription, max_rules: int = DEFAULT_MAX_RULES) -> GroundProgram:
+def ground(
+    description: GameDescription, max_rules: int = DEFAULT_MAX_RULES, max_seconds: float = DEFAULT_MAX_SECONDS
+) -> GroundProgram:
     """Ground ``description`` over its reachable domains (see :mod:`ggp.reasoner.domains`).
 
-    Raises :class:`~ggp.reasoner.domains.GroundingTooLarge` past ``max_rules`` ground rules.
+    Raises :class:`~ggp.reasoner.domains.GroundingTooLarge` past ``max_rules`` ground rules or
+    ``max_seconds`` of grounding (the two groundings share the budget).
     """
     start = time.perf_counter()
     names = AspNames()
     program = description_to_asp(description, names)
-    domains = reachable_domains(description, names, max_rules)
-    recorder = _Recorder(max_rules)
+    domains = reachable_domains(description, names, RuleBudget("the reachable domain", max_rules, max_seconds))
+    recorder = _Recorder(max_rules, max(max_seconds - (time.perf_counter() - start), 0.001))
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none"], logger=lambda _c, m: messages.append(m.strip()), message_limit=5)
     ctl.register_observer(recorder)

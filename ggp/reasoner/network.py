@@ -56,30 +56,35 @@ def _simplify(rules: list[tuple[int, tuple[int, ...]]], inputs: set[int]) -> dic
     bodies: dict[int, set[Body]] = defaultdict(set)
     for head, body in rules:
         bodies[head].add((tuple(sorted({l for l in body if l > 0})), tuple(sorted({-l for l in body if l < 0}))))
+    readers: dict[int, set[int]] = defaultdict(set)
+    for head, rule_set in bodies.items():
+        for pos, neg in rule_set:
+            for atom in pos + neg:
+                readers[atom].add(head)
     true_atoms: set[int] = set()
-    changed = True
-    while changed:
-        changed = False
-        for head in list(bodies):
-            kept: set[Body] = set()
-            for pos, neg in bodies[head]:
-                if any(n in true_atoms for n in neg):
-                    continue
-                if any(p not in inputs and p not in bodies and p not in true_atoms for p in pos):
-                    continue
-                pos2 = tuple(p for p in pos if p not in true_atoms)
-                neg2 = tuple(n for n in neg if n in inputs or n in bodies)
-                kept.add((pos2, neg2))
-            if any(not p and not n for p, n in kept):
-                true_atoms.add(head)
-                del bodies[head]
-                changed = True
-            elif not kept:
-                del bodies[head]
-                changed = True
-            elif kept != bodies[head]:
-                bodies[head] = kept
-                changed = True
+    pending = set(bodies)
+    while pending:
+        head = pending.pop()
+        if head not in bodies:
+            continue
+        kept: set[Body] = set()
+        for pos, neg in bodies[head]:
+            if any(n in true_atoms for n in neg):
+                continue
+            if any(p not in inputs and p not in bodies and p not in true_atoms for p in pos):
+                continue
+            kept.add((tuple(p for p in pos if p not in true_atoms), tuple(n for n in neg if n in inputs or n in bodies)))
+        if any(not p and not n for p, n in kept):
+            true_atoms.add(head)
+            del bodies[head]
+        elif not kept:
+            del bodies[head]
+        elif kept != bodies[head]:
+            bodies[head] = kept
+            continue
+        else:
+            continue
+        pending.update(readers[head])
     result = {h: sorted(b) for h, b in bodies.items()}
     for atom in true_atoms:
         result[atom] = [((), ())]

@@ -106,23 +106,19 @@ def compare_machines(
                 ("terminal", lambda: first.is_terminal(a), lambda: second.is_terminal(b)),
                 ("goals", lambda: first.goals(a), lambda: second.goals(b)),
             ]
-            for role in first.roles:
-                checks.append((f"legal moves of {role}",
-                               lambda r=role: first.legal_moves(a, r), lambda r=role: second.legal_moves(b, r)))
-            terminal = False
+            if not first.is_terminal(a):
+                for role in first.roles:
+                    checks.append((f"legal moves of {role}",
+                                   lambda r=role: first.legal_moves(a, r), lambda r=role: second.legal_moves(b, r)))
             for query, ask_first, ask_second in checks:
-                shown_a, value_a = _answer(ask_first)
+                shown_a, _ = _answer(ask_first)
                 shown_b, _ = _answer(ask_second)
                 if shown_a != shown_b:
                     report.disagreement = Disagreement(playout, step, query, frozenset(str(f) for f in a.fluents),
                                                        shown_a, shown_b)
                     report.seconds = time.perf_counter() - start
                     return report
-                if query == "terminal":
-                    terminal = bool(value_a)
-                    if terminal:
-                        break
-            if terminal:
+            if first.is_terminal(a):
                 break
             if step >= max_steps:
                 report.unfinished += 1

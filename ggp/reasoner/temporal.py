@@ -1,0 +1,481 @@
+"""The histories one role cannot tell apart, as an incremental answer-set program.
+
+The game rules are stamped with time: ``true(F)`` becomes ``_t_true(F,T)``, ``does(R,M)``
+``_t_does(R,M,T)``, every predicate that depends on them gets a time argument, and ``next(F)``
+at ``T`` defines ``_t_true(F,T+1)``; static predicates stay as they are. The rules are split
+into three program parts grounded one step at a time (clingo's multi-shot solving):
+
+``base``
+    static rules and ``_t_true(F,0) :- init(F)``;
+``state(_t)``
+    what depends on the state only (``legal``, ``terminal``, ``goal``, derived predicates);
+``transition(_t)``
+    what depends on the joint move (``next``, ``sees``, derived predicates).
+
+Each observed step ``k`` (1-based: the ``k``-th joint move, made at time ``k-1``) adds the
+observing role's move as a fact, one legal move per other role (a choice rule), the game not
+being over yet, and constraints that ``sees(me,P)`` holds exactly for the percepts received.
+Every answer set is then one consistent history, and every consistent history is one answer
+set: clingo finds one whenever one exists, and enumerates them all when asked.
+
+What a query reports is switched on by ``#external`` atoms, so that brave and cautious
+reasoning (the union and intersection of all answer sets) run over just the atoms asked for.
+Clingo objects stay in this module: the interface takes and returns terms and tuples.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+import clingo
+
+from ggp.errors import GGPError, ReasonerError
+from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
+from ggp.gdl.terms import Constant, Function, Term
+from ggp.reasoner.asp import AspNames, rule_to_asp
+
+Signature = tuple[str, int]
+JointMove = tuple[Term, ...]
+#: A move fixed in advance: (time, role, move); time 0 is the first joint move.
+Fixed = tuple[int, Constant, Term]
+
+_TRUE, _DOES, _NEXT = ("true", 1), ("does", 2), ("next", 1)
+_STATE_KEYWORDS = {("legal", 2), ("terminal", 0), ("goal", 2)}
+_TRANSITION_KEYWORDS = {_NEXT, ("sees", 2)}
+_STATIC_KEYWORDS = {("role", 1), ("init", 1)}
+_PREFIX = "_t_"
+
+_OUTPUT = """
+#show _o_does/3. #show _o_legal/3. #show _o_nlegal/3. #show _o_true/2.
+"""
+_STATE_OUTPUT = """
+#external _w_state(_t).
+_o_true(F,_t) :- _t_true(F,_t), _w_state(_t).
+#external _w_legal(R,_t) : role(R).
+_o_legal(R,M,_t) :- _t_legal(R,M,_t), _w_legal(R,_t).
+#external _w_nlegal(R,_t) : role(R).
+_o_nlegal(R,N,_t) :- _w_nlegal(R,_t), N = #count{ M : _t_legal(R,M,_t) }.
+"""
+_TRANSITION_OUTPUT = """
+#external _w_does(R,_t) : role(R).
+_o_does(R,M,_t) :- _t_does(R,M,_t), _w_does(R,_t).
+"""
+
+
+class InconsistentObservationError(GGPError):
+    """No history of the game explains a role's moves and percepts up to ``step`` (1-based)."""
+
+    def __init__(self, role: Constant, step: int, move: Term, percepts: frozenset[Term], reason: str):
+        self.role = role
+        self.step = step
+        self.move = move
+        self.percepts = percepts
+        self.reason = reason
+        seen = "(" + " ".join(sorted(str(p) for p in percepts)) + ")" if percepts else "nil"
+        super().__init__(f"step {step}: {role} played {move} and saw {seen}, but {reason}")
+
+
+@dataclass(frozen=True)
+class Branch:
+    """What the consistent histories allow at one time, given some moves fixed in advance.
+
+    ``feasible[r]``: the moves of role ``r`` at that time that some consistent history makes;
+    ``legal[r]``: the role's legal moves there (the same in every such history, since the
+    state is determined by the fixed moves); ``state``: the state's fluents, when asked for.
+    """
+
+    feasible: Mapping[Constant, tuple[Term, ...]]
+    legal: Mapping[Constant, tuple[Term, ...]]
+    state: frozenset[Term] | None
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """One consistent history: the joint moves (role order) and what its weights need.
+
+    ``legal_counts[t][r]`` is the number of legal moves of each unobserved role ``r`` at time
+    ``t``; ``legal`` and ``states`` (states ``0..n``) are present only when asked for; ``end``
+    is the final state.
+    """
+
+    joints: tuple[JointMove, ...]
+    legal_counts: tuple[Mapping[Constant, int], ...]
+    legal: tuple[Mapping[Constant, tuple[Term, ...]], ...] | None
+    states: tuple[frozenset[Term], ...] | None
+    end: frozenset[Term]
+
+
+def _signature(atom: Term) -> Signature:
+    return (atom.name, len(atom.args) if isinstance(atom, Function) else 0)
+
+
+def _atoms(literal: Literal) -> Iterable[Term]:
+    if isinstance(literal, Not):
+        yield from _atoms(literal.literal)
+    elif isinstance(literal, Or):
+        for lit in literal.literals:
+            yield from _atoms(lit)
+    elif not isinstance(literal, Distinct):
+        yield literal
+
+
+def _closure(start: set[Signature], depends: Mapping[Signature, set[Signature]]) -> set[Signature]:
+    """Every signature that depends, directly or not, on one in ``start`` (``start`` included)."""
+    found = set(start)
+    changed = True
+    while changed:
+        changed = False
+        for head, body in depends.items():
+            if head not in found and body & found:
+                found.add(head)
+                changed = True
+    return found
+
+
+def classify(description: GameDescription) -> tuple[set[Signature], set[Signature]]:
+    """The predicates that depend on the state, and those that depend on the joint move.
+
+    Raises :class:`ReasonerError` when the rules break GDL's layering (``legal``, ``goal`` or
+    ``terminal`` depending on ``does``; ``init`` or ``role`` depending on the state; a rule
+    defining ``true`` or ``does``).
+    """
+    depends: dict[Signature, set[Signature]] = {}
+    for rule in description:
+        head = _signature(rule.head)
+        if head in (_TRUE, _DOES):
+            raise ReasonerError(f"a rule defines {head[0]}, which only the game state may do: {rule}")
+        depends.setdefault(head, set()).update(_signature(a) for lit in rule.body for a in _atoms(lit))
+    transition = _closure({_DOES} | _TRANSITION_KEYWORDS, depends)
+    dynamic = _closure({_TRUE} | _STATE_KEYWORDS | transition, depends)
+    for bad in sorted((_STATE_KEYWORDS & transition) | (_STATIC_KEYWORDS & dynamic)):
+        raise ReasonerError(f"{bad[0]}/{bad[1]} depends on {'does' if bad in transition else 'true'}, which GDL forbids")
+    return dynamic - transition, transition
+
+
+def _conjunctions(literal: Literal, negated: bool) -> list[list[tuple[bool, Literal]]]:
+    """A literal in disjunctive normal form: alternatives of (positive?, atom-or-distinct)."""
+    if isinstance(literal, Not):
+        return _conjunctions(literal.literal, not negated)
+    if isinstance(literal, Or):
+        parts = [_conjunctions(lit, negated) for lit in literal.literals]
+        if not negated:
+            return [conj for part in parts for conj in part]
+        return [list(itertools.chain.from_iterable(combo)) for combo in itertools.product(*parts)]
+    return [[(not negated, literal)]]
+
+
+class _Stamper:
+    """Prints rules with a time argument ``_t`` on the dynamic atoms."""
+
+    def __init__(self, names: AspNames, dynamic: set[Signature]):
+        self.names = names
+        self.dynamic = dynamic
+
+    def atom(self, atom: Term, variables: dict[str, str]) -> str:
+        sig = _signature(atom)
+        if sig not in self.dynamic and sig != _NEXT:
+            return self.names.term(atom, variables)
+        args = [self.names.term(a, variables) for a in atom.args]
+        if sig == _NEXT:
+            return f"{_PREFIX}true({args[0]},_t+1)"
+        return f"{_PREFIX}{self.names.function(atom.name)}({','.join(args + ['_t'])})"
+
+    def rule(self, rule: Rule) -> list[str]:
+        out = []
+        for combo in itertools.product(*(_conjunctions(lit, False) for lit in rule.body)):
+            variables: dict[str, str] = {}
+            head = self.atom(rule.head, variables)
+            positives, others = [], []
+            for conj in combo:
+                for positive, lit in conj:
+                    if isinstance(lit, Distinct):
+                        op = "!=" if positive else "="
+                        others.append(f"{self.names.term(lit.left, variables)}{op}{self.names.term(lit.right, variables)}")
+                    elif positive:
+                        positives.append(self.atom(lit, variables))
+                    else:
+                        others.append("not " + self.atom(lit, variables))
+            body = positives + others
+            out.append(head + (" :- " + ", ".join(body) if body else "") + ".")
+        return out
+
+
+def temporal_program(description: GameDescription, names: AspNames) -> dict[str, str]:
+    """The ``base``, ``state`` and ``transition`` program parts (parameter ``_t``) as text."""
+    state, transition = classify(description)
+    stamper = _Stamper(names, state | transition)
+    parts: dict[str, list[str]] = {"base": [], "state": [], "transition": []}
+    for rule in description:
+        sig = _signature(rule.head)
+        if sig in transition:
+            parts["transition"].extend(stamper.rule(rule))
+        elif sig in state:
+            parts["state"].extend(stamper.rule(rule))
+        else:
+            parts["base"].extend(rule_to_asp(rule, names))
+    parts["base"].append(f"{_PREFIX}true(F,0) :- init(F).")
+    return {
+        "base": "\n".join(parts["base"]) + _OUTPUT,
+        "state": "\n".join(parts["state"]) + _STATE_OUTPUT,
+        "transition": "\n".join(parts["transition"]) + _TRANSITION_OUTPUT,
+    }
+
+
+class HistorySolver:
+    """The consistent histories of a game for ``role``, grown by one observed step at a time.
+
+    ``extend(move, percepts)`` adds the role's next move and the percepts it brought; the other
+    methods answer questions about all histories consistent with what was added so far.
+    """
+
+    def __init__(self, description: GameDescription, role: Constant):
+        self.description = description
+        self.roles = description.roles
+        if role not in self.roles:
+            raise ReasonerError(f"{role} is not a role of the game (roles: {' '.join(map(str, self.roles))})")
+        self.role = role
+        self.others = tuple(r for r in self.roles if r != role)
+        self.horizon = 0
+        self._names = AspNames()
+        self._messages: list[str] = []
+        self._ctl = clingo.Control(["--warn=none"], logger=self._log, message_limit=5)
+        self._symbols: dict[Term, clingo.Symbol] = {}
+        self._terms: dict[clingo.Symbol, Term] = {}
+        self._active: set[clingo.Symbol] = set()
+        self._mode = ""
+        self._broken: InconsistentObservationError | None = None
+        try:
+            for name, text in temporal_program(description, self._names).items():
+                self._ctl.add(name, [] if name == "base" else ["_t"], text)
+            self._ctl.ground([("base", []), ("state", [clingo.Number(0)])])
+        except RuntimeError as exc:
+            raise ReasonerError(f"clingo cannot ground the rules: {'; '.join(self._messages) or exc}") from None
+
+    def _log(self, _code: clingo.MessageCode, message: str) -> None:
+        self._messages.append(message.strip())
+
+    # -- symbols and terms --------------------------------------------------------------
+
+    def _symbol(self, term: Term) -> clingo.Symbol:
+        symbol = self._symbols.get(term)
+        if symbol is None:
+            symbol = clingo.parse_term(self._names.ground(term))
+            self._symbols[term] = symbol
+        return symbol
+
+    def _term(self, symbol: clingo.Symbol) -> Term:
+        term = self._terms.get(symbol)
+        if term is None:
+            term = self._names.to_term(symbol)
+            self._terms[symbol] = term
+        return term
+
+    def _switch(self, name: str, *args: clingo.Symbol) -> clingo.Symbol:
+        return clingo.Function(name, list(args))
+
+    # -- growing the histories ----------------------------------------------------------
+
+    def extend(self, move: Term, percepts: Iterable[Term]) -> None:
+        """Add the role's move at the next step and the percepts that step brought it.
+
+        Raises :class:`InconsistentObservationError` naming the step when no history explains
+        the moves and percepts so far; the solver cannot be used after that.
+        """
+        self._check_usable()
+        seen = frozenset(percepts)
+        t = self.horizon
+        g = self._names.ground
+        me = g(self.role)
+        lines = [f"{_PREFIX}does({me},{g(move)},{t}).", f":- not {_PREFIX}legal({me},{g(move)},{t}).", f":- {_PREFIX}terminal({t})."]
+        lines += [f"1 {{ {_PREFIX}does({g(r)},M,{t}) : {_PREFIX}legal({g(r)},M,{t}) }} 1." for r in self.others]
+        lines += [f"_obs({g(p)},{t})." for p in sorted(seen, key=str)]
+        lines += [
+            f"#external _seen({t}).",
+            f":- {_PREFIX}sees({me},P,{t}), not _obs(P,{t}), _seen({t}).",
+            f":- _obs(P,{t}), not {_PREFIX}sees({me},P,{t}), _seen({t}).",
+        ]
+        name = f"step{t + 1}"
+        try:
+            self._ctl.add(name, [], "\n".join(lines) + "\n")
+            step = clingo.Number(t)
+            self._ctl.ground([("transition", [step]), (name, []), ("state", [clingo.Number(t + 1)])])
+        except RuntimeError as exc:
+            raise ReasonerError(f"clingo cannot ground step {t + 1}: {'; '.join(self._messages) or exc}") from None
+        self.horizon = t + 1
+        switch = self._switch("_seen", clingo.Number(t))
+        self._ctl.assign_external(switch, True)
+        if self.consistent():
+            return
+        self._ctl.assign_external(switch, False)
+        if self.consistent():
+            reason = "no history of the game explains these percepts"
+        else:
+            reason = "no history consistent with the earlier steps lets the role make this move (illegal, or the game was over)"
+        self._broken = InconsistentObservationError(self.role, t + 1, move, seen, reason)
+        raise self._broken
+
+    def _check_usable(self) -> None:
+        if self._broken is not None:
+            raise InconsistentObservationError(
+                self.role, self._broken.step, self._broken.move, self._broken.percepts, self._broken.reason
+            )
+
+    # -- solving ------------------------------------------------------------------------
+
+    def _assumptions(self, fixed: Iterable[Fixed]) -> list[int] | None:
+        """Solver literals for the fixed moves; None when one of them can never happen."""
+        literals = []
+        atoms = self._ctl.symbolic_atoms
+        for t, role, move in fixed:
+            atom = atoms[clingo.Function(f"{_PREFIX}does", [self._symbol(role), self._symbol(move), clingo.Number(t)])]
+            if atom is None:
+                return None
+            literals.append(atom.literal)
+        return literals
+
+    def _solve(
+        self, fixed: Iterable[Fixed], outputs: Iterable[clingo.Symbol], mode: str, limit: int = 0
+    ) -> list[list[clingo.Symbol]] | None:
+        """The shown atoms of the models found (all but the last dropped in brave/cautious mode).
+
+        None when no model exists; ``limit`` 0 means no limit.
+        """
+        self._check_usable()
+        assumptions = self._assumptions(fixed)
+        if assumptions is None:
+            return None
+        wanted = set(outputs)
+        for symbol in self._active - wanted:
+            self._ctl.assign_external(symbol, False)
+        for symbol in wanted - self._active:
+            self._ctl.assign_external(symbol, True)
+        self._active = wanted
+        config = self._ctl.configuration.solve
+        assert isinstance(config, clingo.Configuration)
+        if mode != self._mode:
+            config.enum_mode = mode  # type: ignore[union-attr]
+            self._mode = mode
+        config.models = str(limit)  # type: ignore[union-attr]
+        models: list[list[clingo.Symbol]] = []
+        keep_all = mode == "auto"
+
+        def on_model(model: clingo.Model) -> None:
+            if keep_all:
+                models.append(model.symbols(shown=True))
+            else:
+                models[:] = [model.symbols(shown=True)]
+
+        result = self._ctl.solve(assumptions=assumptions, on_model=on_model)  # type: ignore[arg-type]
+        if isinstance(result, clingo.SolveHandle):  # pragma: no cover - not async
+            result = result.get()
+        if not models and result.unsatisfiable:
+            return None
+        return models
+
+    def consistent(self, fixed: Iterable[Fixed] = ()) -> bool:
+        """Whether some consistent history makes the ``fixed`` moves."""
+        return self._solve(fixed, (), "auto", 1) is not None
+
+    def branch(self, fixed: Sequence[Fixed], time: int, roles: Sequence[Constant], state: bool = False) -> Branch | None:
+        """The moves of ``roles`` at ``time`` that histories making the ``fixed`` moves allow.
+
+        The ``fixed`` moves must determine the state at ``time`` (every role's move before it);
+        None when no consistent history makes them.
+        """
+        n = clingo.Number(time)
+        outputs = [self._switch(w, self._symbol(r), n) for r in roles for w in ("_w_does", "_w_legal")]
+        if state:
+            outputs.append(self._switch("_w_state", n))
+        models = self._solve(fixed, outputs, "brave")
+        if models is None:
+            return None
+        feasible: dict[Constant, list[Term]] = {r: [] for r in roles}
+        legal: dict[Constant, list[Term]] = {r: [] for r in roles}
+        fluents = []
+        for symbol in models[-1]:
+            if symbol.name == "_o_true":
+                fluents.append(self._term(symbol.arguments[0]))
+                continue
+            role = self._term(symbol.arguments[0])
+            target = feasible if symbol.name == "_o_does" else legal
+            target[role].append(self._term(symbol.arguments[1]))  # type: ignore[index]
+        return Branch(
+            {r: tuple(ms) for r, ms in feasible.items()},
+            {r: tuple(ms) for r, ms in legal.items()},
+            frozenset(fluents) if state else None,
+        )
+
+    def end_state(self, fixed: Sequence[Fixed]) -> frozenset[Term] | None:
+        """The final state of a history making the ``fixed`` moves (None if there is none)."""
+        models = self._solve(fixed, [self._switch("_w_state", clingo.Number(self.horizon))], "auto", 1)
+        if models is None:
+            return None
+        return frozenset(self._term(s.arguments[0]) for s in models[0])
+
+    def histories(self, limit: int, detail: bool = False) -> list[HistoryRecord] | None:
+        """Every consistent history, or None when there are more than ``limit``.
+
+        With ``detail`` each record also carries every state and the other roles' legal moves.
+        """
+        n = self.horizon
+        outputs = [self._switch("_w_state", clingo.Number(n))]
+        for t in range(n):
+            time = clingo.Number(t)
+            outputs += [self._switch("_w_does", self._symbol(r), time) for r in self.roles]
+            outputs += [self._switch("_w_nlegal", self._symbol(r), time) for r in self.others]
+            if detail:
+                outputs += [self._switch("_w_legal", self._symbol(r), time) for r in self.others]
+                outputs.append(self._switch("_w_state", time))
+        models = self._solve((), outputs, "auto", limit + 1)
+        if models is None:
+            return []
+        if len(models) > limit:
+            return None
+        return [self._record(model, detail) for model in models]
+
+    def _record(self, symbols: list[clingo.Symbol], detail: bool) -> HistoryRecord:
+        n = self.horizon
+        index = {r: i for i, r in enumerate(self.roles)}
+        moves: list[list[Term]] = [list(self.roles) for _ in range(n)]
+        counts: list[dict[Constant, int]] = [{} for _ in range(n)]
+        legal: list[dict[Constant, list[Term]]] = [{r: [] for r in self.others} for _ in range(n)]
+        states: list[set[Term]] = [set() for _ in range(n + 1)]
+        for symbol in symbols:
+            args = symbol.arguments
+            if symbol.name == "_o_true":
+                states[args[1].number].add(self._term(args[0]))
+                continue
+            role = self._term(args[0])
+            assert isinstance(role, Constant)
+            t = args[2].number
+            if symbol.name == "_o_does":
+                moves[t][index[role]] = self._term(args[1])
+            elif symbol.name == "_o_nlegal":
+                counts[t][role] = args[1].number
+            else:
+                legal[t][role].append(self._term(args[1]))
+        return HistoryRecord(
+            tuple(tuple(joint) for joint in moves),
+            tuple(counts),
+            tuple({r: tuple(ms) for r, ms in step.items()} for step in legal) if detail else None,
+            tuple(frozenset(s) for s in states) if detail else None,
+            frozenset(states[n]),
+        )
+
+    def consequences(self, what: str, cautious: bool, role: Constant | None = None) -> frozenset[Term]:
+        """Fluents (``what="true"``) or legal moves of ``role`` (``what="legal"``) in the final
+        state of every consistent history (``cautious``) or of some (brave)."""
+        n = clingo.Number(self.horizon)
+        if what == "true":
+            outputs = [self._switch("_w_state", n)]
+        elif what == "legal":
+            outputs = [self._switch("_w_legal", self._symbol(role or self.role), n)]
+        else:
+            raise ValueError(f"what must be 'true' or 'legal', not {what!r}")
+        models = self._solve((), outputs, "cautious" if cautious else "brave")
+        if models is None:  # pragma: no cover - extend() keeps the histories consistent
+            return frozenset()
+        pick = 0 if what == "true" else 1
+        return frozenset(self._term(s.arguments[pick]) for s in models[-1])
