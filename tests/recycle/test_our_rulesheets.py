@@ -12,12 +12,10 @@ from translators.recycle.nodes import (
     Choice,
     CreateDeck,
     Game,
-    IntLit,
     NameList,
     SetPoints,
     Stage,
     TeamSpec,
-    Var,
 )
 
 NAMES = ("agram", "kuhn", "euchre", "santase")
@@ -28,11 +26,9 @@ def load(name: str) -> Game:
 
 
 def players(game: Game) -> int:
-    count = game.setup.players.count
-    if isinstance(count, Var):
-        count = next(d.value for d in game.declarations if d.var.name == count.name)  # type: ignore[assignment]
-    assert isinstance(count, IntLit)
-    return count.value
+    count = game.player_count()
+    assert count is not None
+    return count
 
 
 def deck(game: Game) -> list[dict[str, str]]:

@@ -130,19 +130,9 @@ def check_conditions(game: Game) -> list[Problem]:
     return problems
 
 
-def _player_count(game: Game) -> int | None:
-    count = game.setup.players.count
-    if isinstance(count, Var):
-        for declaration in game.declarations:
-            if declaration.var.name == count.name and isinstance(declaration.value, IntLit):
-                return declaration.value.value
-        return None
-    return count.value if isinstance(count, IntLit) else None
-
-
 def check_seats(game: Game) -> list[Problem]:
     """Players and team members that do not exist, and players put on two teams."""
-    count = _player_count(game)
+    count = game.player_count()
     problems: list[Problem] = []
     if count is not None and count < 1:
         problems.append(_problem(game, game.setup.players, "a game needs at least one player"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ggp.errors import Problem
 from translators.recycle.nodes.base import Node, Var
+from translators.recycle.nodes.values import IntLit
 
 if TYPE_CHECKING:
     from translators.recycle.nodes.actions import CreateDeck, CreateTeams, Repeat
@@ -62,3 +63,11 @@ class Game(Node):
     scoring: Scoring
     source: str | None = field(default=None, compare=False)
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
+
+    def player_count(self) -> int | None:
+        """The number of players, when it is a literal or a declared literal."""
+        count: object = self.setup.players.count
+        if isinstance(count, Var):
+            values = [d.value for d in self.declarations if d.var.name == count.name]
+            count = values[-1] if values else None
+        return count.value if isinstance(count, IntLit) else None
