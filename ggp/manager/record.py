@@ -119,10 +119,6 @@ class MatchRecord:
         except (KeyError, TypeError, AttributeError) as exc:
             raise RecordError(f"malformed match record: {type(exc).__name__} {exc}") from None
 
-    def summary(self) -> dict[str, Any]:
-        """What ``ggp match`` prints: goals, the record path is added by the caller, errors."""
-        return {"goals": dict(self.goals), "errors": list(self.errors)}
-
 
 def write_record(record: MatchRecord, path: str | Path) -> Path:
     """Write ``record`` to ``path`` atomically (a temporary file renamed into place)."""

@@ -44,7 +44,8 @@ class PlayerServer:
         self._slots = threading.BoundedSemaphore(max_connections)
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self._socket = socket.create_server((host, port), backlog=1024, reuse_port=False)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._socket = socket.create_server((host, port), family=family, backlog=1024)
         self._socket.settimeout(0.2)
         self.requests = 0
         self.dropped = 0
@@ -59,7 +60,7 @@ class PlayerServer:
     def url(self) -> str:
         """``http://host:port``, the spec a game manager uses to reach this player."""
         host, port = self.address
-        return f"http://{host}:{port}"
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
     def serve_forever(self) -> None:
         """Accept connections until :meth:`shutdown` (or Ctrl-C in the calling thread)."""
