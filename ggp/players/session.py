@@ -46,6 +46,7 @@ class _Worker:
         self._pending: set[Future[Any]] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self.finished = threading.Event()
         threading.Thread(target=self._run, name=name, daemon=True).start()
 
     def submit(self, task: Callable[[], T]) -> Future[T]:
@@ -83,6 +84,7 @@ class _Worker:
                 _settle(future, result=result)
             with self._lock:
                 self._pending.discard(future)
+        self.finished.set()
 
 
 def _settle(future: Future[Any], result: Any = None, exception: BaseException | None = None) -> None:
@@ -183,6 +185,10 @@ class PlayerSession:
         """Stop accepting work and release waiting transports; a running task ends unobserved."""
         self.closed = True
         self._worker.close()
+
+    def wait_closed(self, deadline: Deadline) -> bool:
+        """Wait until the player is done with this match (at most until ``deadline``)."""
+        return self._worker.finished.wait(deadline.remaining())
 
     # --- worker tasks -----------------------------------------------------------------------
 

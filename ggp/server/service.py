@@ -110,6 +110,7 @@ class PlayerService:
         self.margin = margin or SafetyMargin()
         self._lock = threading.Lock()
         self._current: _Match | None = None
+        self._previous: PlayerSession | None = None
         self._finished: OrderedDict[str, str] = OrderedDict()
 
     @property
@@ -122,6 +123,8 @@ class PlayerService:
         """Abort the running match, if any (its player is told; waiting answers return)."""
         with self._lock:
             current, self._current = self._current, None
+            if current is not None:
+                self._previous = current.session
         if current is not None:
             current.session.abort()
 
@@ -164,9 +167,13 @@ class PlayerService:
             if current is not None:
                 log.warning("abandoning match %s (no message for a long time)", current.info.match_id)
                 current.session.abort()
+                self._previous = current.session
+            previous, self._previous = self._previous, None
             session = PlayerSession(self.player, info, self.reasoner)
             self._current = _Match(info, session)
         deadline = self._deadline(received_at, message.start_clock)
+        if previous is not None and not previous.wait_closed(deadline.share(0.5)):
+            log.warning("%s: the player is still busy with its last match", message.match_id)
         session.start(deadline)
         log.info("%s: started as %s", message.match_id, message.role)
         return Answer("ready", deadline)
@@ -177,6 +184,7 @@ class PlayerService:
             if current is None or current.info.match_id != message.match_id:
                 return Answer("aborted")
             self._current = None
+            self._previous = current.session
             self._remember(message.match_id, "aborted")
         current.session.abort()
         log.info("%s: aborted", message.match_id)
@@ -203,6 +211,7 @@ class PlayerService:
             match.last_seen = received_at
             if stop:
                 self._current = None
+                self._previous = match.session
                 self._remember(message.match_id, "done")
         deadline = self._deadline(received_at, match.info.play_clock)
         if stop:
