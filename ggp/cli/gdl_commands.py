@@ -41,7 +41,8 @@ def register(sub: Any) -> None:
         "playout",
         help="play uniform random playouts and report statistics",
         description="Play N uniformly random playouts from the initial state and print one JSON "
-        "object with playouts, mean_length, playouts_per_second and mean_goals (role to mean goal).",
+        "object with playouts, mean_length, playouts_per_second and mean_goals (role to its mean goal "
+        "over the playouts in which it has one; roles without goals are left out).",
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--count", type=int, default=100, metavar="N", help="number of playouts (default 100)")
@@ -104,7 +105,8 @@ def run_playout(args: argparse.Namespace) -> int:
         return 2
     machine = make_machine(load_game(args.file), args.reasoner)
     rng = random.Random(args.seed)
-    totals = {str(r): 0 for r in machine.roles}
+    totals: dict[str, int] = {}
+    seen: dict[str, int] = {}
     length = 0
     unfinished = 0
     start = time.perf_counter()
@@ -113,13 +115,14 @@ def run_playout(args: argparse.Namespace) -> int:
         length += result.length
         unfinished += not result.finished
         for role, value in result.goals.items():
-            totals[str(role)] += value
+            totals[str(role)] = totals.get(str(role), 0) + value
+            seen[str(role)] = seen.get(str(role), 0) + 1
     elapsed = time.perf_counter() - start
     report = {
         "playouts": args.count,
         "mean_length": length / args.count,
         "playouts_per_second": args.count / elapsed if elapsed > 0 else float("inf"),
-        "mean_goals": {role: total / args.count for role, total in totals.items()},
+        "mean_goals": {str(r): totals[str(r)] / seen[str(r)] for r in machine.roles if str(r) in seen},
     }
     if unfinished:
         report["unfinished"] = unfinished

@@ -63,7 +63,7 @@ class OracleMachine(StateMachine):
         declared = description.roles
         found = {self.names.to_term(s.arguments[0]) for s in symbols if s.name == "role"}
         self.roles = tuple(r for r in declared if r in found)
-        self._state_cache: OrderedDict[frozenset[Term], tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, int]]] = OrderedDict()
+        self._state_cache: OrderedDict[frozenset[Term], tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, set[int]]]] = OrderedDict()
         self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], tuple[frozenset[Term], dict[Constant, frozenset[Term]]]] = OrderedDict()
 
     def initial_state(self) -> State:
@@ -74,7 +74,7 @@ class OracleMachine(StateMachine):
         """A state holding exactly ``fluents``."""
         return FluentState(fluents)
 
-    def _analyse(self, state: State) -> tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, int]]:
+    def _analyse(self, state: State) -> tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, set[int]]]:
         key = state.fluents
         cached = self._state_cache.get(key)
         if cached is not None:
@@ -83,7 +83,7 @@ class OracleMachine(StateMachine):
             self.program + facts("true", key, self.names), "#show legal/2. #show terminal/0. #show goal/2.\n"
         )
         legal: dict[Constant, list[Term]] = {r: [] for r in self.roles}
-        goals: dict[Constant, int] = {}
+        goals: dict[Constant, set[int]] = {}
         terminal = False
         for s in symbols:
             if s.name == "terminal":
@@ -99,9 +99,7 @@ class OracleMachine(StateMachine):
                 value = self.names.to_term(s.arguments[1])
                 if not value.name.isdigit():
                     raise ReasonerError(f"goal value {value} of {role} is not a number")
-                if role in goals and goals[role] != int(value.name):  # type: ignore[index]
-                    raise ReasonerError(f"role {role} has several goal values")
-                goals[role] = int(value.name)  # type: ignore[index]
+                goals.setdefault(role, set()).add(int(value.name))  # type: ignore[arg-type]
         result = ({r: tuple(sorted(ms, key=sort_key)) for r, ms in legal.items()}, terminal, goals)
         self._state_cache[key] = result
         if len(self._state_cache) > _CACHE_SIZE:
@@ -142,7 +140,16 @@ class OracleMachine(StateMachine):
 
     def goals(self, state: State) -> dict[Constant, int]:
         """``goal`` atoms per role."""
-        return dict(self._analyse(state)[2])
+        result: dict[Constant, int] = {}
+        found = self._analyse(state)[2]
+        for role in self.roles:
+            values = found.get(role)
+            if not values:
+                continue
+            if len(values) > 1:
+                raise ReasonerError(f"role {role} has several goal values: {sorted(values)}")
+            result[role] = next(iter(values))
+        return result
 
     def next_state(self, state: State, joint: Sequence[Term]) -> State:
         """The ``next`` atoms for the joint move."""
