@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ggp.errors import GGPError
 from ggp.gdl.kif import parse_kif, parse_term
 from ggp.gdl.rules import GameDescription
+from ggp.gdl.validate import prepare
 from ggp.manager.record import MatchRecord
 from ggp.reasoner import make_machine
 
@@ -30,7 +31,7 @@ class ReplayResult:
 
 def record_description(record: MatchRecord) -> GameDescription:
     """The rules stored in ``record``, checked against their hash."""
-    description = parse_kif(record.game_kif, record.game_source)
+    description, _ = prepare(parse_kif(record.game_kif, record.game_source))
     if description.digest() != record.game_sha256:
         raise ReplayError("the rules in the record do not match their SHA-256: the record was altered")
     return description

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ggp.errors import GGPError
 from ggp.gdl.terms import Term
+from ggp.gdl.validate import prepare
 from ggp.players.base import MatchInfo, Player, StartView, TurnView, _Proposal
 from ggp.players.deadline import Deadline
 from ggp.players.tracker import HistoryTracker, Observation
@@ -206,8 +207,9 @@ class PlayerSession:
 
     def _start_task(self, deadline: Deadline) -> None:
         try:
-            self.machine = make_machine(self.match.description, self.reasoner) if self.reasoner \
-                else make_machine(self.match.description)
+            description, _ = prepare(self.match.description)
+            self.machine = make_machine(description, self.reasoner) if self.reasoner \
+                else make_machine(description)
             self.tracker = HistoryTracker(self.machine, self.match.role, self.rng)
         except (GGPError, ValueError, RuntimeError) as exc:
             self.error = f"cannot reason about these rules: {exc}"

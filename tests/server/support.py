@@ -17,7 +17,7 @@ from ggp.protocol.http import HttpError, PeerClosed, read_request, render_respon
 from ggp.server.service import PlayerService
 
 #: The reasoner the tests use (the clingo oracle until the fast reasoner is the default).
-REASONER = os.environ.get("GGP_TEST_REASONER", "oracle")
+REASONER = os.environ.get("GGP_TEST_REASONER", "fast")
 
 CAPTURES = ("wire_gb", "wire_mh2", "wire_mh3", "wire_ttt1", "wire_ttt2", "wire_uwa_kriegTTT_vs_hyper")
 
