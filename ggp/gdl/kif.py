@@ -63,7 +63,8 @@ class _ToSExpr(Transformer[Token, list[SExpr]]):
     def list(self, items: list[object]) -> SList:
         lpar = items[0]
         assert isinstance(lpar, Token)
-        return SList(tuple(i for i in items[1:-1] if not isinstance(i, Token)), self._loc(lpar))
+        inner = [i for i in items[1:-1] if isinstance(i, (Constant, Variable, SList))]
+        return SList(tuple(inner), self._loc(lpar))
 
 
 def _paren_problem(text: str, file: str | None) -> GDLSyntaxError | None:
@@ -232,7 +233,9 @@ def to_rule(sexpr: SExpr, warnings: list[Problem] | None = None) -> Rule:
             raise GDLSyntaxError(f"'{head.name}' cannot be a rule head: {head}", head.loc, str(head))
         body = list(term.args[1:])
         if warnings is not None:
-            head = _repair_sentence(head, warnings)  # type: ignore[assignment]
+            repaired = _repair_sentence(head, warnings)
+            assert isinstance(repaired, (Constant, Function))
+            head = repaired
             body = [_repair_sentence(b, warnings) for b in _repair_body(body, warnings)]
         return Rule(head, tuple(to_literal(a) for a in body), term.loc)
     if isinstance(term, Constant) and term.name == "<=":

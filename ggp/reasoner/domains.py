@@ -28,7 +28,7 @@ class GroundingTooLarge(ReasonerError):
     """The game grounds to more rules than the budget allows; use the clingo oracle instead."""
 
 
-class RuleBudget(clingo.Observer):  # type: ignore[misc]
+class RuleBudget(clingo.Observer):
     """Counts ground rules as clingo emits them and stops grounding past the budget."""
 
     def __init__(self, what: str, max_rules: int, max_seconds: float):

@@ -123,7 +123,7 @@ def build_network(description: GameDescription, program: GroundProgram) -> Netwo
     roles = tuple(r for r in description.roles if r in declared)
     if not roles:
         raise ReasonerError("the game declares no roles")
-    role_index = {r: i for i, r in enumerate(roles)}
+    role_index: dict[Term, int] = {r: i for i, r in enumerate(roles)}
 
     fluents = tuple(sorted(fluent_atoms, key=sort_key))
     fluent_index = {f: i for i, f in enumerate(fluents)}
@@ -157,13 +157,13 @@ def build_network(description: GameDescription, program: GroundProgram) -> Netwo
         if ref is None:
             continue
         if name == "legal":
-            r = role_index.get(args[0])  # type: ignore[call-overload]
+            r = role_index.get(args[0])
             if r is not None:
                 net.legal[r].append((move_index[r][args[1]], ref))
         elif name == "terminal":
             net.terminal = ref
         elif name == "goal":
-            r = role_index.get(args[0])  # type: ignore[call-overload]
+            r = role_index.get(args[0])
             if r is not None:
                 if not args[1].name.isdigit():
                     raise ReasonerError(f"goal value {args[1]} of {args[0]} is not a number")
@@ -173,7 +173,7 @@ def build_network(description: GameDescription, program: GroundProgram) -> Netwo
                 raise ReasonerError(f"(next {args[0]}) is outside the reachable domain")
             net.next[fluent_index[args[0]]] = ref
         elif name == "sees":
-            r = role_index.get(args[0])  # type: ignore[call-overload]
+            r = role_index.get(args[0])
             if r is not None:
                 net.sees[r].append((args[1], ref))
     for lst in net.legal:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
@@ -108,8 +109,8 @@ def compare_machines(
             ]
             if not first.is_terminal(a):
                 for role in first.roles:
-                    checks.append((f"legal moves of {role}",
-                                   lambda r=role: first.legal_moves(a, r), lambda r=role: second.legal_moves(b, r)))
+                    checks.append((f"legal moves of {role}", partial(first.legal_moves, a, role),
+                                   partial(second.legal_moves, b, role)))
             for query, ask_first, ask_second in checks:
                 shown_a, _ = _answer(ask_first)
                 shown_b, _ = _answer(ask_second)
