@@ -1,0 +1,372 @@
+"""Compiling card collections: membership, sizes, sums, the top card, max and min.
+
+- Membership of a card in a location is a fluent ``(at C LOC)``; unions, filters and
+  intersections are conjunctions and auxiliary disjunctions of memberships.
+- A size compared with 0 or 1 needs no counting (is there a member?); other sizes count with a
+  chain over the cards that can be members (in card-id order), saturating just above the
+  largest constant it is compared with. Sums of points chain the same way.
+- The top of an ordered location is the fluent ``(ontop LOC C)``; when a shuffled pile's top is
+  a random card of the heap, a step that takes it lets ``random`` choose (``(draw C)``).
+- ``max``/``min`` find the best value with a chain over the possible point values; ties are
+  broken by ``random`` (``(pick C)``), as the documentation says.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Constant, Function, Term, Variable
+
+from translators.recycle.arith import FALSE, Interval
+from translators.recycle.compiler import CoreCompiler, Ctl, Val, lit_vars, substitute
+from translators.recycle.ir import Env, Fixed, Sym
+from translators.recycle.lower import Lowerer, deref
+from translators.recycle.model import Location
+from translators.recycle.nodes import (
+    CardAt,
+    CardLocation,
+    CardsAgg,
+    ExtremeCard,
+    Filter,
+    Name,
+    SetOp,
+    Sort,
+    Sum,
+    Var,
+)
+from translators.recycle.places import CardDomains, concrete
+from translators.recycle.rulebook import describe
+from translators.recycle.translation_error import TranslationError
+from translators.recycle.vocabulary import NOOP, c, does, f, name, num, rule, true
+
+RANDOM = Constant("random")
+
+
+class CardSetMixin(CoreCompiler):
+    """Card collections for the compiler (mixed into :class:`~.translate.Compiler`)."""
+
+    domains: CardDomains
+    ordered: set[Location]
+    heapy: set[Location]
+    chance_uses: dict[str, list[tuple[str, list[Literal], list[Literal], Variable]]]
+    current_guards: list[Literal]
+
+    # -- locations and membership -------------------------------------------------------------
+
+    def loc_term(self, node: Any, env: Env, ctl: Ctl) -> Val:
+        """``(loc OWNER VIS NAME)`` of a location expression."""
+        real, real_env = deref(node, env)
+        if not isinstance(real, CardLocation):
+            raise TranslationError(node, "a card location is expected here")
+        lits, owner = self.owner(real.owner, real_env, ctl)
+        label, label_env = deref(real.name, real_env)
+        nm: Term
+        if isinstance(label, Name):
+            nm = name(label.text)
+        elif isinstance(label, Var) and isinstance(real_env.get(label.name), (Fixed, Sym)):
+            binding = real_env.get(label.name)
+            nm = binding.term if isinstance(binding, Fixed) else binding.var  # type: ignore[union-attr]
+        else:
+            raise TranslationError(real, "cannot tell which location this is")
+        return lits, Function("loc", (owner, Constant(real.visibility), nm))
+
+    def member(self, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
+        """Literals holding when ``card`` is in the collection."""
+        real, real_env = deref(coll, env)
+        if isinstance(real, CardLocation):
+            lits, loc = self.loc_term(real, real_env, ctl)
+            fluent = "copy" if real.visibility == "mem" else "at"
+            return lits + [true(f(fluent, card, loc))]
+        if isinstance(real, Filter):
+            inner = real_env.bind(real.var.name, _bind_card(card))
+            return self.member(real.collection, real_env, ctl, card) + self.cond(real.condition, inner, ctl)
+        if isinstance(real, Sort):
+            return self.member(real.cards, real_env, ctl, card)
+        if isinstance(real, (SetOp, CardsAgg)):
+            parts = self.parts(real, real_env)
+            alts = [self.member(part, part_env, ctl, card) for part, part_env in parts]
+            if isinstance(real, SetOp) and real.op == "intersect":
+                return [lit for alt in alts for lit in alt]
+            if isinstance(real, SetOp) and real.op == "disjunction":
+                raise TranslationError(real, "`disjunction` is not supported")
+            if len(alts) == 1:
+                return alts[0]
+            extra = [(card, "card")] if isinstance(card, Variable) and card not in {s.var for s in env.syms()} else []
+            atom = self.aux("in", alts, real_env, real, extra=extra,
+                            key=("in", real, real_env, ctl.key, card if not extra else None))
+            return [atom]
+        if isinstance(real, Var):
+            binding = real_env.get(real.name)
+            if isinstance(binding, Sym) and binding.domain is not None:
+                return self.member(binding.domain.collection, binding.domain.env, ctl, card)
+        raise TranslationError(coll, f"cannot use `{describe(coll)}` as a card collection here")
+
+    def parts(self, node: Any, env: Env) -> list[tuple[Any, Env]]:
+        """The collections a union (of collections, or of one ``all``) is made of."""
+        agg = node.parts if isinstance(node, SetOp) else node
+        if isinstance(agg, tuple):
+            return [(p, env) for p in agg]
+        elements = Lowerer(self.model).static_elements(agg.collection, env, agg)
+        if elements is None:
+            raise TranslationError(agg, "`all` in a union must range over players, teams or names")
+        out = []
+        for binding, conds in elements:
+            if conds:
+                raise TranslationError(agg, "`all` in a union must range over a fixed collection")
+            out.append((agg.body, env.bind(agg.var.name, binding)))
+        return out
+
+    def domain_cards(self, coll: Any, env: Env) -> list[str]:
+        """The cards that can be in a collection, in card-id order."""
+        return sorted(self.domains.cards(coll, env), key=lambda cid: int(cid[1:]))
+
+    def context_params(self, env: Env, lits_list: Sequence[Sequence[Literal]]) -> list[tuple[Variable, str]]:
+        """The context variables some of the bodies use."""
+        used: set[Variable] = set()
+        for lits in lits_list:
+            used |= lit_vars(lits)
+        return [(s.var, s.sort) for s in env.syms() if s.var in used]
+
+    # -- sizes ---------------------------------------------------------------------------------
+
+    def exists(self, coll: Any, env: Env, ctl: Ctl) -> list[Literal]:
+        """Literals holding when the collection has a member."""
+        card = self.fresh("c")
+        lits = self.member(coll, env, ctl, card)
+        atom = self.aux("some", [lits], env, coll, key=("some", coll, env, ctl.key))
+        return [] if atom is not FALSE and not isinstance(atom, (Function, Constant)) else [atom]
+
+    def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
+        """``(size COLL) op k``."""
+        if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
+            return self.negate(self.exists(coll, env, ctl), env, coll)
+        if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
+            return self.exists(coll, env, ctl)
+        if k < 0:
+            return [] if op in (">", ">=", "!=") else [FALSE]
+        lits, value = self.count(coll, env, ctl, k + 1)
+        table = self.tables.test(op, k, (0, k + 1))
+        return lits + [f(table, value) if table else FALSE]
+
+    def size_value(self, coll: Any, env: Env, ctl: Ctl) -> Val:
+        """``(size COLL)`` as a value."""
+        real, real_env = deref(coll, env)
+        cards = self.domain_cards(real, real_env) if _is_cards(real) else None
+        if cards is None:
+            raise TranslationError(coll, "only the size of a card collection can be used as a value")
+        return self.count(coll, env, ctl, len(cards))
+
+    def count(self, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
+        """The number of members, saturating at ``cap``, with a chain over the possible members."""
+        key = ("count", coll, env, ctl.key, cap)
+        cards = self.domain_cards(coll, env)
+        if key not in self.book.memo:
+            members = [self.member(coll, env, ctl, c(cid)) for cid in cards]
+            params = self.context_params(env, members)
+            step = self.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
+            capped = self.book.name("sat") if cap > 0 else None
+            if capped is not None:
+                with self.book.group(f"table: y = min(x + 1, {cap})"):
+                    for x in range(cap + 1):
+                        self.book.add(rule(f(capped, num(x), num(min(x + 1, cap)))))
+            del step
+            prefix = self.book.name("count", coll)
+            heads = [p for p, _ in params]
+            n, m = self.fresh("n"), self.fresh("n")
+            with self.book.group(f"count (up to {cap}): {describe(coll)}", coll):
+                self.book.add(rule(f(f"{prefix}_0", *heads, num(0)),
+                                   [self.sort_literal(v, s) for v, s in params]))
+                for i, lits in enumerate(members, start=1):
+                    before = f(f"{prefix}_{i - 1}", *heads, n)
+                    if capped is not None:
+                        self.book.add(rule(f(f"{prefix}_{i}", *heads, m), [before] + lits + [f(capped, n, m)]))
+                    self.book.add(rule(f(f"{prefix}_{i}", *heads, n), [before] + self.negate(lits, env, coll)))
+            self.book.memo[key] = (prefix, len(members), heads)
+        prefix, last, heads = self.book.memo[key]
+        v = self.fresh("n")
+        return [f(f"{prefix}_{last}", *heads, v)], v
+
+    # -- sums -----------------------------------------------------------------------------------
+
+    def sum_value(self, node: Sum, env: Env, ctl: Ctl) -> Val:
+        """``(sum CARDS using P)`` with a chain over the possible members."""
+        key = ("sum", node, env, ctl.key)
+        if key not in self.book.memo:
+            cards = self.domain_cards(node.cards, env)
+            values = {cid: self.card_values(node.points, env, cid) for cid in cards}
+            cards = [cid for cid in cards if values[cid] != {0}]
+            members = [self.member(node.cards, env, ctl, c(cid)) for cid in cards]
+            points = [self.points(node.points, env, ctl, c(cid)) for cid in cards]
+            params = self.context_params(env, members + [p for p, _ in points])
+            heads = [p for p, _ in params]
+            prefix = self.book.name("sum", node)
+            low = high = 0
+            s1, s2 = self.fresh("n"), self.fresh("n")
+            with self.book.group(f"sum: {describe(node)}", node):
+                self.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [self.sort_literal(v, s) for v, s in params]))
+                for i, (cid, lits, (plits, pts)) in enumerate(zip(cards, members, points), start=1):
+                    vals = values[cid]
+                    before = f(f"{prefix}_{i - 1}", *heads, s1)
+                    if isinstance(pts, Variable):
+                        table = self.tables.binary("+", (low, high), (min(vals), max(vals)))
+                        add = [f(table, s1, pts, s2)] if table else [FALSE]
+                    else:
+                        table = self.tables.shift("+", int(pts.name), (low, high))
+                        add = [f(table, s1, s2)] if table else [FALSE]
+                    self.book.add(rule(f(f"{prefix}_{i}", *heads, s2), [before] + lits + plits + add))
+                    self.book.add(rule(f(f"{prefix}_{i}", *heads, s1), [before] + self.negate(lits, env, node)))
+                    low, high = low + min(0, min(vals)), high + max(0, max(vals))
+            self.book.memo[key] = (prefix, len(cards), heads)
+        prefix, last, heads = self.book.memo[key]
+        v = self.fresh("n")
+        return [f(f"{prefix}_{last}", *heads, v)], v
+
+    # -- the top card ----------------------------------------------------------------------------
+
+    def card_at(self, node: CardAt, env: Env, ctl: Ctl) -> Val:
+        """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
+        real, real_env = deref(node.cards, env)
+        if node.position != "top":
+            raise TranslationError(node, "only the top card of a collection can be read")
+        if not isinstance(real, CardLocation):
+            return self.virtual_top(node, real, real_env, ctl)
+        lits, loc = self.loc_term(real, real_env, ctl)
+        v = self.fresh("c")
+        fluent = "ontopcopy" if real.visibility == "mem" else "ontop"
+        known = lits + [true(f(fluent, loc, v))]
+        places = concrete(real, real_env, self.model)
+        if not ctl.chance or not any(p in self.heapy for p in places):
+            return known, v
+        draw = lits + [f("heaptop", loc), does(RANDOM, f("draw", v))]
+        self.chance_uses.setdefault(ctl.batch or "", []).append(
+            ("draw", self.current_guards + lits + [f("heaptop", loc)], [true(f("at", v, loc))], v))
+        params = self.context_params(real_env, [known, draw]) + [(v, "card")]
+        head = self.define("topcard", node, params, [({}, known), ({}, draw)])
+        return [head], v
+
+    def virtual_top(self, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:
+        """The top of a virtual collection: its member with the highest card id."""
+        cards = self.domain_cards(coll, env)
+        v = self.fresh("c")
+        members = [self.member(coll, env, ctl, c(cid)) for cid in cards]
+        params = self.context_params(env, members)
+        clauses = []
+        for i, lits in enumerate(members):
+            above = [self.negate(m, env, coll) for m in members[i + 1:]]
+            clauses.append(({v: c(cards[i])}, lits + [x for a in above for x in a]))
+        head = self.define("vtop", node, params + [(v, "card")], clauses)
+        return [head], v
+
+    # -- max and min ----------------------------------------------------------------------------
+
+    def extreme_parts(self, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list]:
+        """Relations for the best value and the tied cards of ``(max|min CARDS using P)``."""
+        key = ("ext", node, env, ctl.key)
+        if key not in self.book.memo:
+            cards = self.domain_cards(node.cards, env)
+            by_value: dict[int, list[str]] = {}
+            for cid in cards:
+                for value in self.card_values(node.points, env, cid):
+                    by_value.setdefault(value, []).append(cid)
+            order = sorted(by_value, reverse=node.which == "max")
+            prefix = self.book.name(node.which, node)
+            card = self.fresh("c")
+            member = self.member(node.cards, env, ctl, card)
+            plits, pts = self.points(node.points, env, ctl, card)
+            params = self.context_params(env, [member, plits])
+            heads = [p for p, _ in params]
+            sorts = [self.sort_literal(v, s) for v, s in params]
+            with self.book.group(f"{node.which}: {describe(node)}", node):
+                for j, value in enumerate(order):
+                    at_least = f(f"{prefix}_reach_{j}", *heads)
+                    if j:
+                        self.book.add(rule(at_least, [f(f"{prefix}_reach_{j - 1}", *heads)]))
+                    has = substitute(plits, pts, num(value)) if isinstance(pts, Variable) else (
+                        plits if int(pts.name) == value else [FALSE])
+                    if FALSE not in has:
+                        self.book.add(rule(at_least, member + has))
+                    best = [at_least] + ([Not(f(f"{prefix}_reach_{j - 1}", *heads))] if j else [])
+                    self.book.add(rule(f(f"{prefix}_value", *heads, num(value)), best))
+                w = self.fresh("n")
+                self.book.add(rule(f(f"{prefix}_tied", *heads, card),
+                                   member + (substitute(plits, pts, w) if isinstance(pts, Variable) else plits)
+                                   + [f(f"{prefix}_value", *heads, w if isinstance(pts, Variable) else pts)]))
+                del sorts
+            self.book.memo[key] = (prefix, heads, params)
+        prefix, heads, params = self.book.memo[key]
+        v = self.fresh("n")
+        return [f(f"{prefix}_value", *heads, v)], v, prefix, f"{prefix}_tied", heads
+
+    def extreme_value(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
+        """The points of the best card."""
+        lits, value, *_ = self.extreme_parts(node, env, ctl)
+        return lits, value
+
+    def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
+        """The best card; a tie is broken by ``random`` in a step (else the lowest card id)."""
+        _, _, prefix, tied, heads = self.extreme_parts(node, env, ctl)
+        key = ("extcount", node, env, ctl.key)
+        cards = self.domain_cards(node.cards, env)
+        if key not in self.book.memo:
+            probe = [f(tied, *heads, c(cid)) for cid in cards]
+            counted = self.book.name("ties", node)
+            n, m = self.fresh("n"), self.fresh("n")
+            with self.book.group(f"ties (0, 1, 2 or more) of {describe(node)}", node):
+                self.book.add(rule(f(f"{counted}_0", *heads, num(0)),
+                                   [self.sort_literal(v, s) for v, s in self.book.memo[("ext", node, env, ctl.key)][2]]))
+                for i, lit in enumerate(probe, start=1):
+                    before = f(f"{counted}_{i - 1}", *heads, n)
+                    self.book.add(rule(f(f"{counted}_{i}", *heads, m), [before, lit, f(self.sat2(), n, m)]))
+                    self.book.add(rule(f(f"{counted}_{i}", *heads, n), [before, Not(lit)]))
+            self.book.memo[key] = f"{counted}_{len(probe)}"
+        count_rel = self.book.memo[key]
+        v = self.fresh("c")
+        unique = [f(tied, *heads, v), f(count_rel, *heads, num(1))]
+        if not ctl.chance:
+            first = [f(tied, *heads, v)] + [Not(f(tied, *heads, c(o))) for o in []]
+            del first
+            return unique, v
+        tie = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
+        self.chance_uses.setdefault(ctl.batch or "", []).append(
+            ("pick", self.current_guards + [f(count_rel, *heads, num(2))], [f(tied, *heads, v)], v))
+        params = [(h, s) for h, s in self.book.memo[("ext", node, env, ctl.key)][2]] + [(v, "card")]
+        head = self.define("best", node, params, [({}, unique), ({}, tie)])
+        return [head], v
+
+    def sat2(self) -> str:
+        """``(sat2 x y)``: y = min(x + 1, 2)."""
+        if ("sat2",) not in self.book.memo:
+            self.book.memo[("sat2",)] = "sat2"
+            with self.book.group("table: y = min(x + 1, 2)"):
+                for x in range(3):
+                    self.book.add(rule(f("sat2", num(x), num(min(x + 1, 2)))))
+        return "sat2"
+
+    # -- point maps (see pointmaps.py) -------------------------------------------------------------
+
+    def card_values(self, pm: Any, env: Env, card_id: str) -> set[int]:
+        """The values a card can score under a point map."""
+        raise NotImplementedError
+
+    def interval_of_sum(self, node: Sum, env: Env) -> Interval:
+        """The range of a sum of points over the cards that can be members."""
+        low = high = 0
+        for cid in self.domain_cards(node.cards, env):
+            values = self.card_values(node.points, env, cid)
+            low += min(0, min(values))
+            high += max(0, max(values))
+        return low, high
+
+
+def _bind_card(card: Term) -> Any:
+    if isinstance(card, Variable):
+        return Sym(card, "card", "card")
+    return Fixed(card, "card")
+
+
+def _is_cards(node: Any) -> bool:
+    return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var))
+
+
+__all__ = ["NOOP", "CardSetMixin"]

@@ -1,0 +1,130 @@
+"""Card fluents: where each card is, and what is known of the order of ordered locations.
+
+Every card is in exactly one place: ``(at C LOC)``. Order is tracked only for locations whose
+top card the program reads ("ordered"), and only as far as it is ever observed: ``(ontop LOC
+C)`` names the top card when it is known; ``(lost LOC)`` says the order under it is not tracked.
+A shuffled pile has no known top and no lost mark: it is a heap, and taking (or reading) its
+top is a random choice (``(heaptop LOC)``). So:
+
+- moving a card onto an ordered location makes it the known top (and the order below is lost
+  if the location already had a known top);
+- taking the known top leaves a heap (if the rest was a heap) or a lost order;
+- a shuffle makes a heap; moving a whole heap onto an empty location keeps it a heap; other bulk
+  moves onto an ordered location lose its order (the bottom-to-top kind keeps its top);
+- reading the top of a lost order ends the game with ``(failed order)`` (it never happens in the
+  corpus: the order of piles is only read where it is known).
+
+Memory locations hold copies: ``(copy C LOC)``, with their own known top ``(ontopcopy LOC C)``.
+"""
+
+from __future__ import annotations
+
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Variable
+
+from translators.recycle.effects import EffectEmitter
+from translators.recycle.model import GameModel, Location
+from translators.recycle.rulebook import RuleBook
+from translators.recycle.vocabulary import c, f, loc, nxt, rule, true
+
+
+def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],
+                  bulk_edges: list[tuple[set[Location], set[Location]]]) -> tuple[set[Location], set[Location]]:
+    """Ordered locations (their top is read) and heap-capable ones (shuffled, or filled in bulk
+    from a heap-capable one)."""
+    ordered = set(tops)
+    heapy = {loc for loc in shuffled if loc in ordered}
+    changed = True
+    while changed:
+        changed = False
+        for sources, targets in bulk_edges:
+            if sources & (heapy | shuffled):
+                for target in targets & ordered:
+                    if target not in heapy:
+                        heapy.add(target)
+                        changed = True
+    return ordered, heapy
+
+
+def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
+                    ordered: set[Location], heapy: set[Location]) -> None:
+    """The card fluents' initial values, their frame and update rules."""
+    C, L, F, T, X, S = (Variable(n) for n in ("c", "l", "f", "t", "x", "s"))
+    with book.group("the cards as created: where each is, and the top of ordered piles"):
+        for card in model.cards:
+            book.add(rule(f("init", f("at", c(card.id), loc(card.home)))))
+        for place in sorted(ordered):
+            made = model.cards_at_start(place)
+            if made:
+                book.add(rule(f("init", f("ontop", loc(place), c(made[-1].id)))))
+            if len(made) > 1:
+                book.add(rule(f("init", f("lost", loc(place)))))
+    with book.group("static facts: cards, their attributes, locations and their owners"):
+        for card in model.cards:
+            book.add(rule(f("card", c(card.id))))
+            for key, value in card.attrs:
+                from translators.recycle.vocabulary import name
+
+                book.add(rule(f("attr", c(card.id), name(key), name(value))))
+        for place in model.locations:
+            if place.owner_kind == "player":
+                book.add(rule(f("locowner", loc(place), c(place.owner))))
+        for place in sorted(ordered):
+            book.add(rule(f("ordered", loc(place))))
+        for place in sorted(heapy):
+            book.add(rule(f("heapy", loc(place))))
+    with book.group("who owns a card: the player whose location holds it"):
+        book.add(rule(f("owns", C, X), true(f("at", C, L)), f("locowner", L, X)))
+    singles = [m for m in emitter.moves if m.kind == "single"]
+    bulks = [m for m in emitter.moves if m.kind == "bulk"]
+    copies = [m for m in emitter.moves if m.kind == "copy"]
+    with book.group("cards move: a moved card is where it goes, the others stay"):
+        for m in singles + bulks:
+            book.add(rule(f("moving", C), f(m.relation, C, F, T)))
+            book.add(rule(nxt(f("at", C, T)), f(m.relation, C, F, T)))
+        book.add(rule(nxt(f("at", C, L)), true(f("at", C, L)), Not(f("moving", C))))
+    if ordered:
+        with book.group("ordered locations: the known top card, heaps and lost order"):
+            book.add(rule(f("nonempty", L), f("ordered", L), true(f("at", C, L))))
+            book.add(rule(f("hasontop", L), true(f("ontop", L, C))))
+            book.add(rule(f("heaptop", L), f("heapy", L), f("nonempty", L), Not(f("hasontop", L)),
+                          Not(true(f("lost", L)))))
+            book.add(rule(f("lostread", L), f("nonempty", L), Not(f("hasontop", L)), true(f("lost", L))))
+            for m in singles:
+                book.add(rule(f("push", T, C), f(m.relation, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(m.relation, C, F, T), f("ordered", F)))
+            for m in bulks:
+                book.add(rule(f("bulkin", T), f(m.relation, C, F, T), f("ordered", T)))
+                book.add(rule(f("bulkfrom", F, T), f(m.relation, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(m.relation, C, F, T), f("ordered", F)))
+                if m.preserve:
+                    book.add(rule(nxt(f("ontop", T, X)), f(m.relation, C, F, T), f("ordered", T),
+                                  true(f("ontop", F, X))))
+            book.add(rule(f("pushed", L), f("push", L, C)))
+            book.add(rule(f("topleaves", L), f("leave", L, C), true(f("ontop", L, C))))
+            book.add(rule(f("reorder", L), f("bulkin", L)))
+            book.add(rule(f("reorder", L), f("shuffled", L)))
+            book.add(rule(nxt(f("ontop", L, C)), f("push", L, C)))
+            book.add(rule(nxt(f("ontop", L, C)), true(f("ontop", L, C)), Not(f("topleaves", L)),
+                          Not(f("pushed", L)), Not(f("reorder", L))))
+            book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L)))
+            book.add(rule(nxt(f("lost", L)), true(f("lost", L)), f("nonempty", L), Not(f("shuffled", L)),
+                          Not(f("bulkin", L))))
+            book.add(rule(nxt(f("lost", L)), f("bulkin", L), f("nonempty", L)))
+            book.add(rule(nxt(f("lost", L)), f("bulkfrom", F, L), Not(f("heaptop", F))))
+    if copies or emitter.forgets:
+        with book.group("memory locations: copies of cards, and their top"):
+            for m in copies:
+                book.add(rule(nxt(f("copy", C, T)), f(m.relation, C, F, T)))
+                book.add(rule(nxt(f("ontopcopy", T, C)), f(m.relation, C, F, T)))
+                book.add(rule(f("copied", T), f(m.relation, C, F, T)))
+            for rel in emitter.forgets:
+                book.add(rule(f("forgot", L), f(rel, L)))
+            book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L))))
+            book.add(rule(nxt(f("ontopcopy", L, C)), true(f("ontopcopy", L, C)), Not(f("forgot", L)),
+                          Not(f("copied", L))))
+    del S
+    _ = Literal
+
+
+__all__ = ["emit_card_state", "order_classes"]

@@ -1,0 +1,334 @@
+"""The rules of effects: what each batch changes in the next state.
+
+Every effect of a batch compiles against the step's start state. Its rule body is the batch's
+activation (``(at_step B)``, or the decision for a choice's first batch), its guards and the
+bindings of its variables, then what it computes. A guard, a fork value or a card of a parallel
+``all`` that a later batch of the same block needs is kept in a temporary fluent (``flag``,
+``bound``, ``moved``) until then. Card moves become ``(mv_N CARD FROM TO)`` relations, from
+which :mod:`.cardstate` makes the card fluents and :mod:`.percepts` what each role sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Constant, Term, Variable
+
+from translators.recycle import ir
+from translators.recycle.batches import Batch
+from translators.recycle.compiler import StepCtl, lit_vars, positive_vars
+from translators.recycle.ir import Env, Sym
+from translators.recycle.lower import deref
+from translators.recycle.model import owner_kind
+from translators.recycle.nodes import CardAt, CardLocation, IntStorage, Name, Var
+from translators.recycle.places import concrete
+from translators.recycle.rulebook import describe
+from translators.recycle.translation_error import TranslationError
+from translators.recycle.vocabulary import NOOP, c, does, f, name, num, nxt, rule, true
+
+RANDOM = Constant("random")
+
+
+@dataclass
+class Moves:
+    """A card-moving effect's relation and what it is."""
+
+    relation: str
+    kind: str  # "single" | "bulk" | "copy"
+    effect: ir.Effect
+    batch: Batch
+    index: int
+    preserve: bool = False
+    targets: list = field(default_factory=list)
+    sources: list = field(default_factory=list)
+
+
+@dataclass
+class Temp:
+    """A value kept from one batch to later ones of the same block."""
+
+    fluent: Any
+    anchor: str
+    readers: set[str] = field(default_factory=set)
+
+
+class EffectEmitter:
+    """Emits the rules of every batch (mixed with the compiler by the translator)."""
+
+    def __init__(self, comp: Any, batch_of: dict[int, str], batch_order: dict[str, tuple[str, int]],
+                 option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]], choose_arity: int):
+        self.comp = comp
+        self.book = comp.book
+        self.model = comp.model
+        self.batch_of = batch_of
+        self.batch_order = batch_order
+        self.option_first = option_first
+        self.choose_arity = choose_arity
+        self.moves: list[Moves] = []
+        self.temps: dict[Any, Temp] = {}
+        self.writes: list[tuple[str, str, list[Literal], Any]] = []
+        self.cycle_sets: list[tuple[str, Any, list[Literal], Term]] = []
+        self.shuffles: list[tuple[Term, list[Literal]]] = []
+        self.failures: list[tuple[str, list[Literal]]] = []
+        self.percept_writes: list[tuple[Term, list[Literal]]] = []
+
+    # -- activation and scope -----------------------------------------------------------------
+
+    def choose_term(self, option: ir.Option) -> Term:
+        """The move ``(choose K f1 ... nil)`` with the option's fork variables."""
+        args: list[Term] = [num(option.index)] + [s.var for s in option.forks]
+        args += [c("nil")] * (self.choose_arity - len(option.forks))
+        return f("choose", *args) if len(args) > 1 else f("choose", num(option.index))
+
+    def activation(self, batch: Batch) -> list[Literal]:
+        """Literals holding in the step that runs ``batch``."""
+        first = self.option_first.get(batch.id)
+        if first is None:
+            return [f("at_step", c(batch.id))]
+        choice, option = first
+        stage = choice.env.player_stage().id
+        player = Variable(f"seat_{stage}")
+        return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option))]
+
+    def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None) -> list[Literal]:
+        """Guards and variable bindings an effect runs under (temps for earlier batches)."""
+        lits: list[Literal] = []
+        guards = effect.guards if upto is None else effect.guards[:upto]
+        for guard in guards:
+            anchor = self.batch_of.get(guard.anchor)
+            if anchor == batch.id:
+                lits += self.comp.cond(guard.cond, guard.env, ctl)
+            else:
+                lits.append(true(f("flag", c(f"g{guard.id}"))))
+                self.need(("flag", guard.id), f("flag", c(f"g{guard.id}")), anchor or batch.id, batch.id)
+        for sym in effect.env.syms():
+            lits += self.sym_scope(sym, batch, ctl)
+        return lits
+
+    def sym_scope(self, sym: Sym, batch: Batch, ctl: StepCtl) -> list[Literal]:
+        """What binds a variable in this batch."""
+        domain = sym.domain
+        if domain is None:
+            return []
+        if domain.anchor.startswith("k"):
+            first = self.option_first.get(batch.id)
+            if first is not None and first[0].id == domain.anchor:
+                return []
+            fluent = f("bound", c(sym.var.name), sym.var)
+            self.need(("bound", sym.var.name), fluent, self.fork_anchor(domain.anchor, batch), batch.id)
+            return [true(fluent)]
+        anchor = self.batch_of.get(int(domain.anchor))
+        if anchor is None or anchor == batch.id:
+            return self.comp.member(domain.collection, domain.env, ctl, sym.var)
+        fluent = f("bound", c(sym.var.name), sym.var)
+        self.need(("bound", sym.var.name), fluent, anchor, batch.id, (domain, sym))
+        return [true(fluent)]
+
+    def fork_anchor(self, choice: str, batch: Batch) -> str:
+        """The first batch (the decision step) of the option ``batch`` belongs to."""
+        block, _ = self.batch_order[batch.id]
+        return f"{block}_1"
+
+    def need(self, key: Any, fluent: Any, anchor: str, reader: str, extra: Any = None) -> None:
+        """Record that a temporary fluent is read by a later batch."""
+        temp = self.temps.setdefault(key, Temp(fluent, anchor))
+        temp.readers.add(reader)
+        if extra is not None:
+            temp.extra = extra  # type: ignore[attr-defined]
+
+    # -- batches ----------------------------------------------------------------------------------
+
+    def batch(self, batch: Batch) -> None:
+        """Emit the rules of every effect of a batch."""
+        ctl = StepCtl(batch.id, chance=True)
+        act = self.activation(batch)
+        for index, effect in enumerate(batch.effects):
+            self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+            with self.book.group(f"{describe(effect.node)} (step {batch.id})", effect.node):
+                base = act + self.scope(effect, batch, ctl)
+                self.effect(effect, batch, index, base, ctl)
+        self.comp.current_guards = []
+
+    def effect(self, effect: ir.Effect, batch: Batch, index: int, base: list[Literal], ctl: StepCtl) -> None:
+        """One effect's rules."""
+        comp = self.comp
+        env = effect.env
+        if isinstance(effect, ir.MoveCard):
+            card_lits, card = comp.card(effect.card, env, ctl)
+            to_lits, to = comp.loc_term(effect.target, env, ctl)
+            src_lits, src = self.source(effect.card, env, ctl)
+            body = base + card_lits + src_lits + [true(f("at", card, src))] + to_lits
+            self.move_relation("single", effect, batch, index, [card, src, to], body)
+        elif isinstance(effect, ir.BulkMove):
+            card = comp.fresh("c")
+            members = comp.member(effect.source, env, ctl, card)
+            to_lits, to = comp.loc_term(effect.target, env, ctl)
+            src = Variable("from")
+            body = base + members + [true(f("at", card, src))] + to_lits
+            self.move_relation("bulk", effect, batch, index, [card, src, to], body, preserve=effect.end == "bottom")
+        elif isinstance(effect, ir.Remember):
+            card_lits, card = comp.card(effect.card, env, ctl)
+            to_lits, to = comp.loc_term(effect.target, env, ctl)
+            self.move_relation("copy", effect, batch, index, [card, c("nowhere"), to], base + card_lits + to_lits)
+        elif isinstance(effect, ir.ForgetAll):
+            lits, loc = comp.loc_term(effect.target, env, ctl)
+            rel = self.book.name("forget", effect.node)
+            self.book.add(rule(f(rel, loc), base + lits))
+            self.forgets.append(rel)
+        elif isinstance(effect, ir.Shuffle):
+            lits, loc = comp.loc_term(effect.target, env, ctl)
+            self.shuffles.append((loc, base + lits))
+            self.book.add(rule(f("shuffled", loc), base + lits))
+        elif isinstance(effect, ir.SetInt):
+            self.set_int(effect, base, ctl)
+        elif isinstance(effect, ir.SetStr):
+            owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)  # type: ignore[attr-defined]
+            value_lits, value = comp.str_total(effect.value, env, ctl)
+            cell = comp.storage_name(effect.cell.name, env)  # type: ignore[attr-defined]
+            self.book.add(rule(f("strset", owner, cell, value), base + owner_lits + value_lits))
+        elif isinstance(effect, ir.SetPointMap):
+            node = effect.node
+            kind, label = comp.map_key(node.target, env)  # type: ignore[attr-defined]
+            if comp.is_static((kind, label)):
+                return
+            lits, values = comp.site_values(effect, ctl)
+            site = f(f"site{effect.id}", *values) if values else c(f"site{effect.id}")
+            self.book.add(rule(f("pmapset", c(kind), name(label), site), base + lits))
+            comp.points_relation((kind, label))
+        elif isinstance(effect, ir.CycleSet):
+            self.cycle(effect, base, ctl)
+        else:
+            raise TranslationError(effect.node, f"cannot translate {type(effect).__name__}")
+
+    def source(self, card: Any, env: Env, ctl: StepCtl) -> tuple[list[Literal], Term]:
+        """Where a moved card comes from: a location term when the expression tells, else a
+        variable bound by the card's ``at`` fluent."""
+        real, real_env = deref(card, env)
+        coll = None
+        if isinstance(real, CardAt):
+            coll = (real.cards, real_env)
+        elif isinstance(real, Var):
+            binding = real_env.get(real.name)
+            if isinstance(binding, Sym) and binding.domain is not None:
+                coll = (binding.domain.collection, binding.domain.env)
+        while coll is not None:
+            node, node_env = deref(*coll)
+            if isinstance(node, CardLocation):
+                return self.comp.loc_term(node, node_env, ctl)
+            from translators.recycle.nodes import Filter
+
+            coll = (node.collection, node_env) if isinstance(node, Filter) else None
+        return [], Variable("from")
+
+    def move_relation(self, kind: str, effect: ir.Effect, batch: Batch, index: int, head: list[Term],
+                      body: list[Literal], preserve: bool = False) -> None:
+        """Define ``(mv_N CARD FROM TO)`` for a moving effect."""
+        rel = self.book.name("mv", effect.node)
+        bound = positive_vars(body)
+        extra = [self.comp.sort_literal(v, "card") for v in head[:1] if isinstance(v, Variable) and v not in bound]
+        self.book.add(rule(f(rel, *head), body + extra))
+        targets = concrete(effect.target, effect.env, self.model)  # type: ignore[attr-defined]
+        self.moves.append(Moves(rel, kind, effect, batch, index, preserve, targets))
+
+    def set_int(self, effect: ir.SetInt, base: list[Literal], ctl: StepCtl) -> None:
+        """``set``/``inc``/``dec`` of an integer cell, with the overflow check."""
+        comp = self.comp
+        env = effect.env
+        cell = effect.cell
+        assert isinstance(cell, IntStorage)
+        owner_lits, owner = comp.owner(cell.owner, env, ctl)
+        label = comp.storage_name(cell.name, env)
+        key = (owner_kind(cell.owner), cell.name.text)  # type: ignore[union-attr]
+        cell_range = comp.ranges.cell(*key)
+        value_lits, value = comp.int_(effect.value, env, ctl)
+        if effect.op == "set":
+            self.book.add(rule(f("stoset", owner, label, value), base + owner_lits + value_lits))
+            return
+        old, new = comp.fresh("n"), comp.fresh("n")
+        op = "+" if effect.op == "inc" else "-"
+        current = [true(f("sto", owner, label, old))]
+        if isinstance(value, Variable):
+            delta = comp.interval(effect.value, env)
+            table = comp.tables.binary(op, cell_range, delta, cell_range)
+            ok = comp.tables.defined(op, cell_range, delta, cell_range)
+            step = [f(table, old, value, new)] if table else None
+            check = [Not(f(ok, old, value))] if ok else []
+        else:
+            table = comp.tables.shift(op, int(value.name), cell_range, cell_range)
+            step = [f(table, old, new)] if table else None
+            ok = table
+            check = [Not(f("has_" + table, old))] if table else []
+            if table:
+                self.domain_of_shift(table, cell_range, op, int(value.name))
+        if step is None:
+            self.failures.append(("overflow", base + owner_lits + value_lits + current))
+            return
+        self.book.add(rule(f("stoset", owner, label, new), base + owner_lits + value_lits + current + step))
+        self.failures.append(("overflow", base + owner_lits + value_lits + current + check))
+        del ok
+
+    def domain_of_shift(self, table: str, cell_range: tuple[int, int], op: str, k: int) -> None:
+        """``(has_TABLE x)`` for the x a shift table has a row for."""
+        memo = ("has", table)
+        if memo in self.book.memo:
+            return
+        self.book.memo[memo] = True
+        from translators.recycle.arith import apply
+
+        with self.book.group(f"table: x {op} {k} is in range"):
+            for x in range(cell_range[0], cell_range[1] + 1):
+                z = apply(op, x, k)
+                if z is not None and cell_range[0] <= z <= cell_range[1]:
+                    self.book.add(rule(f("has_" + table, num(x))))
+
+    def cycle(self, effect: ir.CycleSet, base: list[Literal], ctl: StepCtl) -> None:
+        """``(cycle next|current X)``."""
+        comp = self.comp
+        stage = effect.stage.id
+        target = effect.target
+        if isinstance(target, str):
+            from translators.recycle.nodes import RelativePlayer
+
+            lits, player = comp.player(RelativePlayer(target), effect.env, ctl)
+        else:
+            real, real_env = deref(target, effect.env)
+            from translators.recycle.nodes import OwnerOf
+
+            lits, player = comp.player(real, real_env, ctl)
+        head = "queueset" if effect.which == "next" else "seatset"
+        self.book.add(rule(f(head, stage, player), base + lits))
+
+    # -- temporaries ----------------------------------------------------------------------------
+
+    def emit_temps(self, batches: dict[str, Batch], blocks: dict[str, list[Batch]]) -> None:
+        """Writers and keepers of temporary fluents."""
+        for key, temp in self.temps.items():
+            anchor = temp.anchor
+            kind = key[0]
+            with self.book.group(f"keep {kind} {key[1]} from step {anchor} for {sorted(temp.readers)}"):
+                if kind == "flag":
+                    guard = self.comp.program.guards[key[1]]
+                    effect = self.comp.program.effects[guard.anchor]
+                    batch = batches[anchor]
+                    position = list(effect.guards).index(guard) + 1
+                    lits = self.activation(batch) + self.scope(effect, batch, StepCtl(anchor, chance=False), upto=position)
+                    self.book.add(rule(nxt(temp.fluent), lits))
+                elif kind == "bound":
+                    batch = batches[anchor]
+                    extra = getattr(temp, "extra", None)
+                    lits = self.activation(batch)
+                    if extra is not None:
+                        domain, sym = extra
+                        lits = lits + self.comp.member(domain.collection, domain.env, StepCtl(anchor), sym.var)
+                    self.book.add(rule(nxt(temp.fluent), lits))
+                elif kind == "moved":
+                    self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1], Variable("f"), Variable("t"))]))
+                block, start = self.batch_order[anchor]
+                last = max(self.batch_order[r][1] for r in temp.readers)
+                for batch in blocks[block][start + 1: last]:
+                    self.book.add(rule(nxt(temp.fluent), [true(temp.fluent), f("at_step", c(batch.id))]))
+
+
+__all__ = ["EffectEmitter", "Moves", "Temp"]

@@ -1,0 +1,95 @@
+"""Scores and goals: the scoring rule ranks the players.
+
+Each seat's score is the scoring expression evaluated with that seat as ``(current player)``;
+``(score ROLE N)`` gives it (a plain relation, for analysis). Players are ranked by it (highest
+first for ``max``, lowest for ``min``); a player's goal is 100 x (players ranked below + half
+the players tied with it) / (players - 1), rounded to the nearest integer (halves up). A game
+that failed (500 choices, a choice with no option, a control loop, a value out of range...)
+is a draw: every player gets 50.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ggp.gdl.rules import Not
+from ggp.gdl.terms import Variable
+
+from translators.recycle.compiler import FixedSeatCtl
+from translators.recycle.ir import Env
+from translators.recycle.rulebook import describe
+from translators.recycle.vocabulary import c, f, num, rule
+
+
+def goal_value(below: int, tied: int, players: int) -> int:
+    """100 x (below + tied/2) / (players - 1), rounded half up (100 for a lone player)."""
+    if players < 2:
+        return 100
+    value = Fraction(100) * (Fraction(below) + Fraction(tied, 2)) / (players - 1)
+    return int(value + Fraction(1, 2))
+
+
+def emit_goals(comp: object, env: Env) -> None:
+    """``score``, the ranking and ``goal`` rules."""
+    from typing import Any
+
+    comp_: Any = comp
+    model = comp_.model
+    book = comp_.book
+    scoring = model.game.scoring
+    n = model.players
+    low, high = comp_.interval(scoring.value, env)
+    with book.group(f"scores: {describe(scoring)}", scoring):
+        for seat in range(n):
+            lits, value = comp_.int_(scoring.value, env, FixedSeatCtl(seat, n))
+            book.add(rule(f("score", c(f"player{seat}"), value), lits))
+    better = ">" if scoring.order == "max" else "<"
+    with book.group(f"ranking ({scoring.order} is best): at least, beats, ties"):
+        for seat in range(n):
+            role = c(f"player{seat}")
+            for v in range(low, high + 1):
+                atom = c(f"reach_{seat}_{_n(v)}")
+                book.add(rule(atom, f("score", role, num(v))))
+                step = v - 1 if better == ">" else v + 1
+                if low <= step <= high:
+                    book.add(rule(c(f"reach_{seat}_{_n(step)}"), atom))
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                A = Variable("a")
+                book.add(rule(c(f"tie_{i}_{j}"), f("score", c(f"player{i}"), A), f("score", c(f"player{j}"), A)))
+                for v in range(low, high + 1):
+                    beyond = v + 1 if better == ">" else v - 1
+                    if low <= beyond <= high:
+                        book.add(rule(c(f"beats_{i}_{j}"), f("score", c(f"player{j}"), num(v)),
+                                      c(f"reach_{i}_{_n(beyond)}")))
+    with book.group("goals: 100 x (players below + half the players tied) / (players - 1)"):
+        book.add(rule(c("normal_end"), f("at_step", c("end")), Not(c("has_failed"))))
+        for seat in range(n):
+            others = [j for j in range(n) if j != seat]
+            prefix = f"rank_{seat}"
+            B, T, B2, T2 = Variable("b"), Variable("t"), Variable("b2"), Variable("t2")
+            book.add(rule(f(f"{prefix}_0", num(0), num(0))))
+            for k, j in enumerate(others, start=1):
+                before = f(f"{prefix}_{k - 1}", B, T)
+                book.add(rule(f(f"{prefix}_{k}", B2, T), before, c(f"beats_{seat}_{j}"), f("succ", B, B2)))
+                book.add(rule(f(f"{prefix}_{k}", B, T2), before, c(f"tie_{seat}_{j}"), f("succ", T, T2)))
+                book.add(rule(f(f"{prefix}_{k}", B, T), before, Not(c(f"beats_{seat}_{j}")),
+                              Not(c(f"tie_{seat}_{j}"))))
+            final = f"{prefix}_{len(others)}"
+            G = Variable("g")
+            book.add(rule(f("goal", c(f"player{seat}"), G), c("normal_end"), f(final, B, T), f("goalvalue", B, T, G)))
+            book.add(rule(f("goal", c(f"player{seat}"), num(50)), Not(c("normal_end"))))
+        for b in range(n):
+            for t in range(n - b):
+                book.add(rule(f("goalvalue", num(b), num(t), num(goal_value(b, t, n)))))
+        for k in range(n + 1):
+            book.add(rule(f("succ", num(k), num(k + 1))))
+
+
+def _n(value: int) -> str:
+    return f"m{-value}" if value < 0 else str(value)
+
+
+__all__ = ["emit_goals", "goal_value"]

@@ -1,0 +1,97 @@
+"""Collecting the generated rules in commented groups, without duplicates.
+
+Each group of rules carries a comment tying it to the RECYCLE line it comes from
+(``; line 52: (move 'AC (top ((current player) vloc TRICK)))``). The book prints as KIF with
+those comments, and gives the plain :class:`~ggp.gdl.rules.GameDescription`.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ggp.gdl.rules import GameDescription, Rule
+
+from translators.recycle.nodes import Node
+
+
+def describe(node: Any, width: int = 100) -> str:
+    """A one-line RECYCLE rendering of a node, for comments."""
+    from translators.recycle.printer import print_recycle
+
+    try:
+        text = " ".join(print_recycle(node).split())
+    except Exception:  # a synthetic or IR node the printer does not know
+        text = type(node).__name__
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+class RuleBook:
+    """Rules in groups, each group with a comment; aux relation names; line map."""
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[str, list[Rule]]] = []
+        self.seen: set[Rule] = set()
+        self.counters: dict[str, int] = {}
+        self.memo: dict[Any, Any] = {}
+        self.lines: dict[str, int] = {}
+        self._current: list[Rule] | None = None
+
+    @contextmanager
+    def group(self, comment: str, node: Node | None = None) -> Iterator[None]:
+        """Rules added inside go in one group, printed after ``comment`` (and the node's line)."""
+        if node is not None and getattr(node, "line", 0):
+            comment = f"line {node.line}: {comment}"
+        outer = self._current
+        rules: list[Rule] = []
+        self.groups.append((comment, rules))
+        self._current = rules
+        try:
+            yield
+        finally:
+            self._current = outer
+
+    def add(self, rule: Rule) -> None:
+        """Add a rule (ignored when an equal rule is already in)."""
+        if rule in self.seen:
+            return
+        self.seen.add(rule)
+        if self._current is None:
+            self.groups.append(("", [rule]))
+        else:
+            self._current.append(rule)
+
+    def name(self, prefix: str, node: Node | None = None) -> str:
+        """A fresh relation name ``prefix_N``; remembers the RECYCLE line it comes from."""
+        n = self.counters.get(prefix, 0) + 1
+        self.counters[prefix] = n
+        text = f"{prefix}_{n}"
+        if node is not None and getattr(node, "line", 0):
+            self.lines[text] = node.line
+        return text
+
+    def rules(self) -> list[Rule]:
+        """Every rule, in order."""
+        return [r for _, rules in self.groups for r in rules]
+
+    def description(self, source: str | None) -> GameDescription:
+        """The rules as a game description."""
+        return GameDescription(tuple(self.rules()), source)
+
+    def kif(self, header: str = "") -> str:
+        """The rules as KIF text with comments."""
+        out: list[str] = []
+        if header:
+            out += [f"; {line}" if line else ";" for line in header.splitlines()]
+            out.append("")
+        for comment, rules in self.groups:
+            if not rules:
+                continue
+            if comment:
+                out.append(f"; {comment}")
+            out += [str(rule) for rule in rules]
+            out.append("")
+        return "\n".join(out)
+
+
+__all__ = ["RuleBook", "describe"]
