@@ -26,8 +26,8 @@ Clingo objects stay in this module: the interface takes and returns terms and tu
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 import clingo
 
@@ -78,15 +78,12 @@ class InconsistentObservationError(GGPError):
 
 
 @dataclass(frozen=True)
-class Branch:
-    """What the consistent histories allow at one time, given some moves fixed in advance.
+class Snapshot:
+    """A state in a consistent history: some roles' legal moves and, if asked, the fluents.
 
-    ``feasible[r]``: the moves of role ``r`` at that time that some consistent history makes;
-    ``legal[r]``: the role's legal moves there (the same in every such history, since the
-    state is determined by the fixed moves); ``state``: the state's fluents, when asked for.
+    The moves are in a fixed order (clingo's order of symbols), the same on every run.
     """
 
-    feasible: Mapping[Constant, tuple[Term, ...]]
     legal: Mapping[Constant, tuple[Term, ...]]
     state: frozenset[Term] | None
 
@@ -173,7 +170,7 @@ class _Stamper:
         self.names = names
         self.dynamic = dynamic
 
-    def atom(self, atom: Term, variables: dict[str, str]) -> str:
+    def atom(self, atom: Constant | Function, variables: dict[str, str]) -> str:
         sig = _signature(atom)
         if sig not in self.dynamic and sig != _NEXT:
             return self.names.term(atom, variables)
@@ -193,7 +190,9 @@ class _Stamper:
                     if isinstance(lit, Distinct):
                         op = "!=" if positive else "="
                         others.append(f"{self.names.term(lit.left, variables)}{op}{self.names.term(lit.right, variables)}")
-                    elif positive:
+                        continue
+                    assert isinstance(lit, (Constant, Function))
+                    if positive:
                         positives.append(self.atom(lit, variables))
                     else:
                         others.append("not " + self.atom(lit, variables))
@@ -245,6 +244,10 @@ class HistorySolver:
         self._terms: dict[clingo.Symbol, Term] = {}
         self._active: set[clingo.Symbol] = set()
         self._mode = ""
+        self._limit = -1
+        self._literals: dict[Fixed, int] = {}
+        self._externals: dict[clingo.Symbol, int] = {}
+        self._outputs: dict[clingo.Symbol, tuple[Term, ...]] = {}
         self._broken: InconsistentObservationError | None = None
         try:
             for name, text in temporal_program(description, self._names).items():
@@ -324,95 +327,139 @@ class HistorySolver:
 
     # -- solving ------------------------------------------------------------------------
 
+    def _literal(self, item: Fixed) -> int:
+        """The solver literal of a move at a time (0 when the move cannot happen there)."""
+        literal = self._literals.get(item)
+        if literal is None:
+            t, role, move = item
+            atom = self._ctl.symbolic_atoms[
+                clingo.Function(f"{_PREFIX}does", [self._symbol(role), self._symbol(move), clingo.Number(t)])
+            ]
+            literal = self._literals[item] = 0 if atom is None else atom.literal
+        return literal
+
     def _assumptions(self, fixed: Iterable[Fixed]) -> list[int] | None:
         """Solver literals for the fixed moves; None when one of them can never happen."""
-        literals = []
-        atoms = self._ctl.symbolic_atoms
-        for t, role, move in fixed:
-            atom = atoms[clingo.Function(f"{_PREFIX}does", [self._symbol(role), self._symbol(move), clingo.Number(t)])]
-            if atom is None:
-                return None
-            literals.append(atom.literal)
-        return literals
+        literals = [self._literal(item) for item in fixed]
+        return None if 0 in literals else literals
 
     def _solve(
-        self, fixed: Iterable[Fixed], outputs: Iterable[clingo.Symbol], mode: str, limit: int = 0
-    ) -> list[list[clingo.Symbol]] | None:
-        """The shown atoms of the models found (all but the last dropped in brave/cautious mode).
+        self,
+        fixed: Iterable[Fixed],
+        outputs: Iterable[clingo.Symbol] | None,
+        mode: str = "auto",
+        limit: int = 1,
+        on_model: Callable[[clingo.Model], bool | None] | None = None,
+    ) -> list[Sequence[clingo.Symbol]] | None:
+        """The shown atoms of the models found, None when there is none.
 
-        None when no model exists; ``limit`` 0 means no limit.
+        ``outputs`` are the ``_w_`` switches to turn on (None: leave them as they are). Brave and
+        cautious modes keep only the last model (the consequences); ``limit`` 0 means no limit;
+        an ``on_model`` callback replaces the collection of models (and may stop the search by
+        returning False).
         """
         self._check_usable()
         assumptions = self._assumptions(fixed)
         if assumptions is None:
             return None
-        wanted = set(outputs)
-        for symbol in self._active - wanted:
-            self._ctl.assign_external(symbol, False)
-        for symbol in wanted - self._active:
-            self._ctl.assign_external(symbol, True)
-        self._active = wanted
+        if outputs is not None:
+            self._show(outputs)
         config = self._ctl.configuration.solve
         assert isinstance(config, clingo.Configuration)
         if mode != self._mode:
-            config.enum_mode = mode  # type: ignore[union-attr]
+            config.enum_mode = mode
             self._mode = mode
-        config.models = str(limit)  # type: ignore[union-attr]
-        models: list[list[clingo.Symbol]] = []
-        keep_all = mode == "auto"
+        if limit != self._limit:
+            config.models = str(limit)
+            self._limit = limit
+        models: list[Sequence[clingo.Symbol]] = []
 
-        def on_model(model: clingo.Model) -> None:
-            if keep_all:
+        def collect(model: clingo.Model) -> None:
+            if mode == "auto":
                 models.append(model.symbols(shown=True))
             else:
                 models[:] = [model.symbols(shown=True)]
 
-        result = self._ctl.solve(assumptions=assumptions, on_model=on_model)  # type: ignore[arg-type]
-        if isinstance(result, clingo.SolveHandle):  # pragma: no cover - not async
-            result = result.get()
-        if not models and result.unsatisfiable:
-            return None
-        return models
+        result = self._ctl.solve(assumptions=assumptions, on_model=on_model or collect)
+        assert isinstance(result, clingo.SolveResult)
+        return None if result.unsatisfiable else models
+
+    def _show(self, outputs: Iterable[clingo.Symbol]) -> None:
+        """Turn on exactly the ``_w_`` switches in ``outputs``."""
+        wanted = set(outputs)
+        for symbol in self._active - wanted:
+            self._ctl.assign_external(self._external(symbol), False)
+        for symbol in wanted - self._active:
+            self._ctl.assign_external(self._external(symbol), True)
+        self._active = wanted
+
+    def _external(self, symbol: clingo.Symbol) -> int:
+        literal = self._externals.get(symbol)
+        if literal is None:
+            atom = self._ctl.symbolic_atoms[symbol]
+            assert atom is not None, symbol
+            literal = self._externals[symbol] = atom.literal
+        return literal
+
+    def _output(self, symbol: clingo.Symbol) -> tuple[Term, ...]:
+        """The terms of a shown ``_o_`` atom's arguments but the time (cached)."""
+        terms = self._outputs.get(symbol)
+        if terms is None:
+            args = symbol.arguments
+            terms = self._outputs[symbol] = tuple(self._term(a) for a in args[:-1])
+        return terms
 
     def consistent(self, fixed: Iterable[Fixed] = ()) -> bool:
         """Whether some consistent history makes the ``fixed`` moves."""
-        return self._solve(fixed, (), "auto", 1) is not None
+        return self._solve(fixed, None) is not None
 
-    def branch(self, fixed: Sequence[Fixed], time: int, roles: Sequence[Constant], state: bool = False) -> Branch | None:
-        """The moves of ``roles`` at ``time`` that histories making the ``fixed`` moves allow.
+    def snapshot(self, fixed: Sequence[Fixed], time: int, roles: Sequence[Constant] = (), state: bool = False) -> Snapshot | None:
+        """The legal moves of ``roles`` (and the fluents, with ``state``) at ``time`` in a history
+        making the ``fixed`` moves; None when no consistent history makes them.
 
-        The ``fixed`` moves must determine the state at ``time`` (every role's move before it);
-        None when no consistent history makes them.
+        The ``fixed`` moves should determine the state at ``time`` (every unobserved role's move
+        before it); otherwise the answer is that of one of the histories.
         """
         n = clingo.Number(time)
-        outputs = [self._switch(w, self._symbol(r), n) for r in roles for w in ("_w_does", "_w_legal")]
+        outputs = [self._switch("_w_legal", self._symbol(r), n) for r in roles]
         if state:
             outputs.append(self._switch("_w_state", n))
-        models = self._solve(fixed, outputs, "brave")
+        models = self._solve(fixed, outputs)
         if models is None:
             return None
-        feasible: dict[Constant, list[Term]] = {r: [] for r in roles}
-        legal: dict[Constant, list[Term]] = {r: [] for r in roles}
+        legal: dict[Term, list[Term]] = {r: [] for r in roles}
         fluents = []
-        for symbol in models[-1]:
+        for symbol in sorted(models[0]):
+            terms = self._output(symbol)
             if symbol.name == "_o_true":
-                fluents.append(self._term(symbol.arguments[0]))
-                continue
-            role = self._term(symbol.arguments[0])
-            target = feasible if symbol.name == "_o_does" else legal
-            target[role].append(self._term(symbol.arguments[1]))  # type: ignore[index]
-        return Branch(
-            {r: tuple(ms) for r, ms in feasible.items()},
-            {r: tuple(ms) for r, ms in legal.items()},
-            frozenset(fluents) if state else None,
-        )
+                fluents.append(terms[0])
+            else:
+                legal[terms[0]].append(terms[1])
+        return Snapshot({r: tuple(legal[r]) for r in roles}, frozenset(fluents) if state else None)
 
-    def end_state(self, fixed: Sequence[Fixed]) -> frozenset[Term] | None:
-        """The final state of a history making the ``fixed`` moves (None if there is none)."""
-        models = self._solve(fixed, [self._switch("_w_state", clingo.Number(self.horizon))], "auto", 1)
-        if models is None:
+    def feasible(
+        self, fixed: Sequence[Fixed], time: int, role: Constant, candidates: Sequence[Term], limit: int | None = None
+    ) -> tuple[Term, ...] | None:
+        """The ``candidates`` (the role's legal moves at ``time``) that some consistent history
+        making the ``fixed`` moves makes (in the order given), or None when more than ``limit`` are.
+
+        One model per feasible move: each model found forbids its move for the rest of the search.
+        """
+        literals = [(literal, move) for move in candidates if (literal := self._literal((time, role, move)))]
+        found: set[Term] = set()
+
+        def on_model(model: clingo.Model) -> bool:
+            for literal, move in literals:
+                if model.is_true(literal):
+                    found.add(move)
+                    model.context.add_nogood([literal])
+                    break
+            return limit is None or len(found) <= limit
+
+        self._solve(fixed, None, limit=0, on_model=on_model)
+        if limit is not None and len(found) > limit:
             return None
-        return frozenset(self._term(s.arguments[0]) for s in models[0])
+        return tuple(m for m in candidates if m in found)
 
     def histories(self, limit: int, detail: bool = False) -> list[HistoryRecord] | None:
         """Every consistent history, or None when there are more than ``limit``.
@@ -428,14 +475,14 @@ class HistorySolver:
             if detail:
                 outputs += [self._switch("_w_legal", self._symbol(r), time) for r in self.others]
                 outputs.append(self._switch("_w_state", time))
-        models = self._solve((), outputs, "auto", limit + 1)
+        models = self._solve((), outputs, limit=limit + 1)
         if models is None:
             return []
         if len(models) > limit:
             return None
         return [self._record(model, detail) for model in models]
 
-    def _record(self, symbols: list[clingo.Symbol], detail: bool) -> HistoryRecord:
+    def _record(self, symbols: Sequence[clingo.Symbol], detail: bool) -> HistoryRecord:
         n = self.horizon
         index = {r: i for i, r in enumerate(self.roles)}
         moves: list[list[Term]] = [list(self.roles) for _ in range(n)]
@@ -474,7 +521,7 @@ class HistorySolver:
             outputs = [self._switch("_w_legal", self._symbol(role or self.role), n)]
         else:
             raise ValueError(f"what must be 'true' or 'legal', not {what!r}")
-        models = self._solve((), outputs, "cautious" if cautious else "brave")
+        models = self._solve((), outputs, "cautious" if cautious else "brave", limit=0)
         if models is None:  # pragma: no cover - extend() keeps the histories consistent
             return frozenset()
         pick = 0 if what == "true" else 1
