@@ -173,7 +173,7 @@ class _Stamper:
     def atom(self, atom: Constant | Function, variables: dict[str, str]) -> str:
         sig = _signature(atom)
         if sig not in self.dynamic and sig != _NEXT:
-            return self.names.term(atom, variables)
+            return self.names.atom(atom, variables)
         args = [self.names.term(a, variables) for a in atom.args]
         if sig == _NEXT:
             return f"{_PREFIX}true({args[0]},_t+1)"

@@ -1,0 +1,87 @@
+"""The temporal encoding: how rules are stamped with time, what the solver answers, and rules
+that break GDL's layering."""
+
+from __future__ import annotations
+
+import pytest
+
+from ggp.belief import Belief, Observation
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Constant
+from ggp.reasoner import make_machine
+from ggp.reasoner.asp import AspNames
+from ggp.reasoner.temporal import HistorySolver, classify, temporal_program
+from tests.belief.support import brute_force, corpus_game, game_text, parse
+
+CANDIDATE, RANDOM = Constant("candidate"), Constant("random")
+
+# Disjunctions, negated disjunctions with distinct, a proposition that is not a clingo name,
+# a derived predicate of the state and one of the joint move.
+OR_GAME = """
+(role watcher) (role random)
+(init (count 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(colour red) (colour green) (colour blue)
+(<= (legal watcher look) (true (count ?n)))
+(<= (legal random (paint ?c)) (colour ?c) (not (true (painted ?c))))
+(<= (next (painted ?c)) (or (does random (paint ?c)) (true (painted ?c))))
+(<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))
+(<= warm-ish (or (true (painted red)) (true (painted green))))
+(<= (cool ?c) (does random (paint ?c)) (not (or (distinct ?c blue) warm-ish)))
+(<= (sees watcher cool) (cool ?c))
+(<= (sees watcher mixed) warm-ish (does random (paint blue)))
+(<= terminal (true (count 3)))
+(goal watcher 0) (goal random 0)
+"""
+
+
+def test_time_stamping() -> None:
+    parts = temporal_program(corpus_game("montyhall.gdl"), AspNames())
+    assert "_t_true(car(V_d),_t+1) :- _t_does(random,hide_car(V_d),_t)." in parts["transition"]
+    assert "_t_legal(candidate,noop,_t) :- _t_true(step(2),_t)." in parts["state"]
+    assert "_t_next_chosen(V_d,_t) :- _t_does(candidate,choose(V_d),_t)." in parts["transition"]
+    assert "role(candidate)." in parts["base"] and "_t_true(F,0) :- init(F)." in parts["base"]
+    state, transition = classify(corpus_game("montyhall.gdl"))
+    assert ("next_chosen", 1) in transition and ("goal", 2) in state and ("role", 1) not in state | transition
+
+
+OR_CASES: dict[str, list[tuple[str, ...]]] = {"nil": [()], "cool": [("cool",)], "nil-mixed": [(), ("mixed",)], "nil-nil": [(), ()], "cool-nil": [("cool",), ()]}
+
+
+@pytest.mark.parametrize("case", sorted(OR_CASES))
+def test_disjunctions_and_propositions_against_brute_force(case: str) -> None:
+    game = game_text(OR_GAME)
+    watcher = Constant("watcher")
+    observations = [Observation(parse("look"), frozenset(parse(p) for p in seen)) for seen in OR_CASES[case]]
+    expected, histories = brute_force(make_machine(game, "oracle"), watcher, observations)
+    exact = Belief(game, watcher, observations).information_set()
+    assert exact is not None and len(exact.histories) == histories > 0
+    assert {s.fluents: p for s, p in exact.states.items()} == pytest.approx(expected)
+
+
+def test_layering_violations_are_reported() -> None:
+    bad_legal = OR_GAME + "(<= (legal watcher shout) (does random (paint red)))"
+    with pytest.raises(ReasonerError, match="legal/2 depends on does"):
+        HistorySolver(game_text(bad_legal), Constant("watcher"))
+    bad_init = OR_GAME + "(<= (init (count 1)) (true (count 0)))"
+    with pytest.raises(ReasonerError, match="init/1 depends on true"):
+        classify(game_text(bad_init))
+
+
+def test_solver_queries_on_monty_hall() -> None:
+    solver = HistorySolver(corpus_game("montyhall.gdl"), CANDIDATE)
+    solver.extend(parse("(choose 1)"), [parse("(does candidate (choose 1))")])
+    hides = [parse(f"(hide_car {d})") for d in (1, 2, 3)]
+    assert solver.feasible((), 0, RANDOM, hides) == tuple(hides)
+    solver.extend(parse("noop"), [parse("(does candidate noop)"), parse("(open_door 3)")])
+    assert solver.horizon == 2
+    assert solver.feasible((), 0, RANDOM, hides) == tuple(hides[:2])
+    assert solver.feasible((), 0, RANDOM, hides, limit=1) is None
+    assert solver.consistent([(0, RANDOM, hides[1])]) and not solver.consistent([(0, RANDOM, hides[2])])
+    assert not solver.consistent([(0, RANDOM, parse("(hide_car 7)"))])
+    snap = solver.snapshot([(0, RANDOM, hides[0])], 1, [RANDOM], state=True)
+    assert snap is not None and snap.legal[RANDOM] == (parse("(open_door 2)"), parse("(open_door 3)"))
+    assert snap.state == frozenset(parse(f) for f in ("(car 1)", "(chosen 1)", "(closed 1)", "(closed 2)", "(closed 3)", "(step 2)"))
+    records = solver.histories(10)
+    assert records is not None and len(records) == 2 and solver.histories(1) is None
+    assert {r.legal_counts[1][RANDOM] for r in records} == {1, 2}
