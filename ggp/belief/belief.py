@@ -104,11 +104,12 @@ class Belief:
         assert self._exact is not True
         return self._exact
 
-    def sample(self, k: int, rng: random.Random, method: Method = "auto") -> WeightedSample:
+    def sample(self, k: int, rng: random.Random, method: Method = "auto", budget: float | None = None) -> WeightedSample:
         """``k`` weighted states (with their histories) drawn from the belief.
 
         ``exact`` draws from the enumerated information set (an error when it exceeds the cap);
-        ``guided`` runs the solver-guided importance sampler; ``auto`` uses ``exact`` when the
+        ``guided`` runs the solver-guided importance sampler, which stops early (after at least
+        one state) when ``budget`` seconds have passed; ``auto`` uses ``exact`` when the
         information set is within the cap, else ``guided``.
         """
         if k < 1:
@@ -122,7 +123,7 @@ class Belief:
         if self._sampler is None:
             own = tuple(o.move for o in self.observations)
             self._sampler = GuidedSampler(self._solver, self.prior, own, self.settings, self.machine)
-        return self._sampler.sample(k, rng)
+        return self._sampler.sample(k, rng, budget)
 
     def certain(self) -> frozenset[Term]:
         """The fluents true in every possible state (exact, whatever the information set's size)."""

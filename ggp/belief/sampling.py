@@ -40,6 +40,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from dataclasses import dataclass, field
 
 from ggp.belief.prior import Prior
@@ -93,8 +94,9 @@ class GuidedSampler:
         self.own_moves = own_moves
         self.settings = settings
         self.machine = machine
-        self._snapshots: dict[tuple[Fixed, ...], Snapshot] = {}
-        self._states: dict[tuple[Fixed, ...], State] = {}
+        # keyed by time and the moves fixed before it (the time matters in a one-role game)
+        self._snapshots: dict[tuple[int, tuple[Fixed, ...]], Snapshot] = {}
+        self._states: dict[tuple[int, tuple[Fixed, ...]], State] = {}
         # whether the last choice of a role at a step had a pinned move (then the next one is
         # tried for it first): a guess from earlier samples, which only affects the cost
         self._pinned: dict[tuple[int, Constant], bool] = {}
@@ -103,16 +105,16 @@ class GuidedSampler:
     def _snapshot(self, fixed: tuple[Fixed, ...], time: int, roles: tuple[Constant, ...], state: bool) -> Snapshot:
         """The legal moves and state after the ``fixed`` moves: from the machine when there is
         one (replaying the history), else from the solver."""
-        snap = self._snapshots.get(fixed)
+        snap = self._snapshots.get((time, fixed))
         if snap is None and self.machine is not None:
             current = self._replay(fixed, time)
             legal = {r: self.machine.legal_moves(current, r) for r in roles}
-            snap = self._snapshots[fixed] = Snapshot(legal, current.fluents if state else None)
+            snap = self._snapshots[(time, fixed)] = Snapshot(legal, current.fluents if state else None)
         if snap is None:
             found = self.solver.snapshot(fixed, time, roles, state)
             if found is None:  # pragma: no cover - every move chosen was feasible
                 raise ReasonerError(f"no consistent history makes the moves chosen before step {time + 1}")
-            snap = self._snapshots[fixed] = found
+            snap = self._snapshots[(time, fixed)] = found
         return snap
 
     def _replay(self, fixed: tuple[Fixed, ...], time: int) -> State:
@@ -120,12 +122,12 @@ class GuidedSampler:
         assert self.machine is not None
         if time == 0:
             return self.machine.initial_state()
-        current = self._states.get(fixed)
+        current = self._states.get((time, fixed))
         if current is None:
             start = len(fixed) - len(self.solver.others)
             before = self._replay(fixed[:start], time - 1)
             moves = {self.solver.role: self.own_moves[time - 1]} | {role: move for _, role, move in fixed[start:]}
-            current = self._states[fixed] = self.machine.next_state(before, tuple(moves[r] for r in self.solver.roles))
+            current = self._states[(time, fixed)] = self.machine.next_state(before, tuple(moves[r] for r in self.solver.roles))
         return current
 
     def _choice(self, fixed: tuple[Fixed, ...], role: Constant, snap: Snapshot) -> _Choice:
@@ -223,9 +225,15 @@ class GuidedSampler:
             moves[t][role] = move
         return tuple(tuple(step[r] for r in roles) for step in moves)
 
-    def sample(self, k: int, rng: random.Random) -> WeightedSample:
-        """``k`` weighted particles; raises ReasonerError when every weight is 0 (a model's doing)."""
-        particles = [self.draw(rng) for _ in range(k)]
+    def sample(self, k: int, rng: random.Random, budget: float | None = None) -> WeightedSample:
+        """``k`` weighted particles, fewer (at least one) if ``budget`` seconds run out first.
+
+        Raises ReasonerError when every weight is 0 (a move model's doing).
+        """
+        deadline = None if budget is None else time.monotonic() + budget
+        particles = [self.draw(rng)]
+        while len(particles) < k and (deadline is None or time.monotonic() < deadline):
+            particles.append(self.draw(rng))
         if sum(p.weight for p in particles) <= 0:
             raise ReasonerError("every sampled history has probability 0 under the move model")
         return WeightedSample(particles)

@@ -33,7 +33,7 @@ import clingo
 
 from ggp.errors import GGPError, ReasonerError
 from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
-from ggp.gdl.terms import Constant, Function, Term
+from ggp.gdl.terms import Constant, Function, Term, sort_key
 from ggp.reasoner.asp import AspNames, rule_to_asp
 
 Signature = tuple[str, int]
@@ -79,10 +79,7 @@ class InconsistentObservationError(GGPError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A state in a consistent history: some roles' legal moves and, if asked, the fluents.
-
-    The moves are in a fixed order (clingo's order of symbols), the same on every run.
-    """
+    """A state in a consistent history: some roles' legal moves (sorted) and, if asked, the fluents."""
 
     legal: Mapping[Constant, tuple[Term, ...]]
     state: frozenset[Term] | None
@@ -411,7 +408,7 @@ class HistorySolver:
 
     def consistent(self, fixed: Iterable[Fixed] = ()) -> bool:
         """Whether some consistent history makes the ``fixed`` moves."""
-        return self._solve(fixed, None) is not None
+        return self._solve(fixed, None, on_model=lambda _model: False) is not None
 
     def snapshot(self, fixed: Sequence[Fixed], time: int, roles: Sequence[Constant] = (), state: bool = False) -> Snapshot | None:
         """The legal moves of ``roles`` (and the fluents, with ``state``) at ``time`` in a history
@@ -429,13 +426,13 @@ class HistorySolver:
             return None
         legal: dict[Term, list[Term]] = {r: [] for r in roles}
         fluents = []
-        for symbol in sorted(models[0]):
+        for symbol in models[0]:
             terms = self._output(symbol)
             if symbol.name == "_o_true":
                 fluents.append(terms[0])
             else:
                 legal[terms[0]].append(terms[1])
-        return Snapshot({r: tuple(legal[r]) for r in roles}, frozenset(fluents) if state else None)
+        return Snapshot({r: tuple(sorted(legal[r], key=sort_key)) for r in roles}, frozenset(fluents) if state else None)
 
     def feasible(
         self, fixed: Sequence[Fixed], time: int, role: Constant, candidates: Sequence[Term], limit: int | None = None
@@ -484,8 +481,7 @@ class HistorySolver:
 
     def _record(self, symbols: Sequence[clingo.Symbol], detail: bool) -> HistoryRecord:
         n = self.horizon
-        index = {r: i for i, r in enumerate(self.roles)}
-        moves: list[list[Term]] = [list(self.roles) for _ in range(n)]
+        moves: list[dict[Term, Term]] = [{} for _ in range(n)]
         counts: list[dict[Constant, int]] = [{} for _ in range(n)]
         legal: list[dict[Constant, list[Term]]] = [{r: [] for r in self.others} for _ in range(n)]
         states: list[set[Term]] = [set() for _ in range(n + 1)]
@@ -498,13 +494,13 @@ class HistorySolver:
             assert isinstance(role, Constant)
             t = args[2].number
             if symbol.name == "_o_does":
-                moves[t][index[role]] = self._term(args[1])
+                moves[t][role] = self._term(args[1])
             elif symbol.name == "_o_nlegal":
                 counts[t][role] = args[1].number
             else:
                 legal[t][role].append(self._term(args[1]))
         return HistoryRecord(
-            tuple(tuple(joint) for joint in moves),
+            tuple(tuple(joint[r] for r in self.roles) for joint in moves),
             tuple(counts),
             tuple({r: tuple(ms) for r, ms in step.items()} for step in legal) if detail else None,
             tuple(frozenset(s) for s in states) if detail else None,

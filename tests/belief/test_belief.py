@@ -14,6 +14,7 @@ from ggp.belief import (
     Observation,
     SamplerSettings,
 )
+from ggp.belief.sampling import DEFAULT_SETTINGS
 from ggp.errors import GGPError
 from ggp.gdl.terms import Constant
 from ggp.reasoner import make_machine
@@ -27,9 +28,9 @@ OK = Constant("ok")
 ESTIMATING = SamplerSettings(enumerate_up_to=0, pinned_up_to=0, patience=2)
 
 
-def monty_hall(chosen: int, opened: int) -> Belief:
+def monty_hall(chosen: int, opened: int, settings: SamplerSettings = DEFAULT_SETTINGS) -> Belief:
     """The candidate's belief after choosing a door and seeing the host open another."""
-    belief = Belief(corpus_game("montyhall.gdl"), CANDIDATE)
+    belief = Belief(corpus_game("montyhall.gdl"), CANDIDATE, settings=settings)
     belief.update(parse(f"(choose {chosen})"), [parse(f"(does candidate (choose {chosen}))")])
     belief.update(parse("noop"), [parse("(does candidate noop)"), parse(f"(open_door {opened})")])
     return belief
@@ -50,8 +51,7 @@ def test_monty_hall_exact(chosen: int, opened: int) -> None:
 def test_monty_hall_weighted_sampling_gives_one_third(settings: SamplerSettings) -> None:
     """5,000 weighted samples put the car behind the chosen door with probability 1/3 (+-0.02);
     the same particles counted without their weights say 1/2 (design.md's trap)."""
-    belief = monty_hall(1, 3)
-    belief.settings = settings
+    belief = monty_hall(1, 3, settings)
     sample = belief.sample(5000, random.Random(20240601), method="guided")
     assert len(sample) == 5000
     assert abs(sample.probability(parse("(car 1)")) - 1 / 3) < 0.02
@@ -205,3 +205,30 @@ def test_broken_move_model_is_reported() -> None:
     broken = Belief(game, Constant("observer"), [Observation(parse("wait"))], model=lambda role, state, legal: [1.0])
     with pytest.raises(MoveModelError, match="3 legal moves"):
         broken.information_set()
+
+
+COUNTER = """
+(role solo)
+(init (count 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(<= (legal solo (add ?n)) (succ ?n ?m) (true (count 0)))
+(<= (legal solo (add ?n)) (succ ?n ?m) (true (count 1)))
+(<= (legal solo wait) (true (count ?n)))
+(<= (next (count ?m)) (does solo wait) (true (count ?m)))
+(<= (next (count 1)) (does solo (add ?n)))
+(<= (sees solo (count ?m)) (does solo wait) (true (count ?m)))
+(<= terminal (true (count 3)))
+(goal solo 0)
+"""
+
+
+@pytest.mark.parametrize("machine", [False, True], ids=["solver", "machine"])
+def test_a_one_role_game_has_a_single_history(machine: bool) -> None:
+    game = game_text(COUNTER)
+    solo = Constant("solo")
+    seen = [Observation(parse("(add 2)")), Observation(parse("wait"), frozenset({parse("(count 1)")})), Observation(parse("(add 0)"))]
+    belief = Belief(game, solo, seen, machine=make_machine(game, "oracle") if machine else None)
+    assert belief.information_set().size == 1  # type: ignore[union-attr]
+    sample = belief.sample(3, random.Random(1), method="guided")
+    assert {p.state.fluents for p in sample} == {frozenset({parse("(count 1)")})}
+    assert sample[0].history == tuple((o.move,) for o in seen)
