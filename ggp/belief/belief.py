@@ -24,7 +24,7 @@ from ggp.reasoner.machine import StateMachine
 from ggp.reasoner.temporal import HistorySolver
 
 #: Information sets with at most this many histories are enumerated exactly by default.
-DEFAULT_CAP = 1000
+DEFAULT_CAP = 256
 #: Particles drawn for a probability when the information set is too large to enumerate.
 DEFAULT_SAMPLES = 500
 
@@ -68,7 +68,8 @@ class Belief:
         self.prior = Prior(model)
         self.observations: list[Observation] = []
         self._solver = HistorySolver(description, role)
-        self._exact: InformationSet | None | bool = False
+        self._exact: InformationSet | None = None
+        self._exact_known = False
         self._sampler: GuidedSampler | None = None
         for observation in observations:
             self.update(observation.move, observation.percepts)
@@ -91,7 +92,7 @@ class Belief:
         seen = frozenset(percepts)
         self._solver.extend(move, seen)
         self.observations.append(Observation(move, seen))
-        self._exact = False
+        self._exact_known = False
         self._sampler = None
 
     def information_set(self, cap: int | None = None) -> InformationSet | None:
@@ -99,9 +100,9 @@ class Belief:
         histories are consistent."""
         if cap is not None and cap != self.cap:
             return enumerate_information_set(self._solver, self.prior, cap)
-        if self._exact is False:
+        if not self._exact_known:
             self._exact = enumerate_information_set(self._solver, self.prior, self.cap)
-        assert self._exact is not True
+            self._exact_known = True
         return self._exact
 
     def sample(self, k: int, rng: random.Random, method: Method = "auto", budget: float | None = None) -> WeightedSample:

@@ -1,20 +1,24 @@
-"""Solver-guided sequential importance sampling of consistent histories.
+"""Solver-guided sequential Monte Carlo over consistent histories.
 
-A history is built forward, one unobserved role's move at a time (steps in order, roles in
-order within a step). At each choice the state is known, so are the role's legal moves ``L``
-and their prior probabilities ``p``; the *feasible* moves ``F`` are those that some consistent
-history still makes, given the moves chosen so far (the solver decides). The sampler picks a
-move from ``F`` with probability ``p(m)/M``, ``M = sum(p(m) for m in F)``, and multiplies the
-particle's weight by ``M`` (or by an unbiased estimate of it, below). No choice is a dead end.
+Particles are histories built forward together, one step at a time, one unobserved role's
+move at a time (roles in order within a step). At each choice the state is known, so are the
+role's legal moves ``L`` and their prior probabilities ``p``; the *feasible* moves ``F`` are
+those that some consistent history still makes, given the moves chosen so far (the solver
+decides). The sampler picks a move from ``F`` with probability ``p(m)/M``,
+``M = sum(p(m) for m in F)``, and multiplies the particle's weight by ``M`` (or by an unbiased
+estimate of it, below). No choice is a dead end: every particle is a consistent history.
 
 Why this is unbiased: the proposal probability of a history ``h`` is ``q(h) = prod p(m)/M``
 over its choices, so its weight ``prod M`` equals ``prior(h)/q(h)``, and every consistent
 history has ``q(h) > 0``; hence ``E_q[w f] = sum over consistent h of prior(h) f(h)``, the
 unnormalised posterior expectation. Replacing ``M`` by an estimate ``M'`` with
-``E[M' | choices so far, move chosen] = M`` keeps this identity (tower rule). Normalising the
-weights over ``K`` particles (self-normalised importance sampling) leaves a bias of order
-``1/K`` and is consistent. Without the weights (picking proportionally to ``p`` among
-feasible moves only) the sampler would be biased: Monty Hall would give the chosen door 1/2.
+``E[M' | choices so far, move chosen] = M`` keeps this identity (tower rule). When the weights
+of the particles have grown uneven (effective sample size below ``resample_below`` times their
+number) they are resampled after a step, as in a particle filter; the estimates stay consistent
+and the total weight stays an unbiased estimate of the evidence (sequential Monte Carlo, also
+with unbiased random weights). Normalising the weights over ``K`` particles leaves a bias of
+order ``1/K``. Without the weights (picking proportionally to ``p`` among feasible moves
+only) the sampler would be biased: Monty Hall would give the chosen door 1/2.
 
 How ``F`` and ``M`` are obtained at a choice (the costs are solver calls; checks are cached):
 
@@ -37,10 +41,12 @@ unbiased in every branch.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ggp.belief.prior import Prior
@@ -59,6 +65,7 @@ class SamplerSettings:
     pinned_up_to: int = 1
     patience: int = 8
     max_draws: int = 1_000_000
+    resample_below: float = 0.5
 
 
 #: The settings used unless others are given.
@@ -200,25 +207,25 @@ class GuidedSampler:
         total = sum(masses)
         return rng.choices(choice.feasible, weights=masses if total > 0 else None)[0], total
 
-    def draw(self, rng: random.Random) -> Particle:
-        """One consistent history, its end state and its importance weight (unnormalised)."""
-        fixed: list[Fixed] = []
-        weight = 1.0
+    def _step(self, fixed: tuple[Fixed, ...], time: int, rng: random.Random) -> tuple[tuple[Fixed, ...], float]:
+        """``fixed`` extended by every unobserved role's move at ``time``, and the weight factor."""
         others = self.solver.others
-        for t in range(self.solver.horizon):
-            snap = self._snapshot(tuple(fixed), t, others, self.prior.needs_states)
-            for role in others:
-                key = tuple(fixed)
-                if not snap.legal[role]:  # pragma: no cover - the choice rule needs a legal move
-                    raise ReasonerError(f"role {role} has no legal move at step {t + 1}")
-                move, factor = self._decide(key, t, role, self._choice(key, role, snap), rng)
-                weight *= factor
-                fixed.append((t, role, move))
-        end = self._snapshot(tuple(fixed), self.solver.horizon, (), True).state
+        snap = self._snapshot(fixed, time, others, self.prior.needs_states)
+        factor = 1.0
+        for role in others:
+            if not snap.legal[role]:  # pragma: no cover - the choice rule needs a legal move
+                raise ReasonerError(f"role {role} has no legal move at step {time + 1}")
+            move, f = self._decide(fixed, time, role, self._choice(fixed, role, snap), rng)
+            factor *= f
+            fixed += ((time, role, move),)
+        return fixed, factor
+
+    def _particle(self, fixed: tuple[Fixed, ...], weight: float) -> Particle:
+        end = self._snapshot(fixed, self.solver.horizon, (), True).state
         assert end is not None
         return Particle(FluentState(end), weight, self._joints(fixed))
 
-    def _joints(self, fixed: list[Fixed]) -> tuple[JointMove, ...]:
+    def _joints(self, fixed: Sequence[Fixed]) -> tuple[JointMove, ...]:
         roles = self.solver.roles
         moves: list[dict[Constant, Term]] = [{self.solver.role: own} for own in self.own_moves]
         for t, role, move in fixed:
@@ -226,14 +233,42 @@ class GuidedSampler:
         return tuple(tuple(step[r] for r in roles) for step in moves)
 
     def sample(self, k: int, rng: random.Random, budget: float | None = None) -> WeightedSample:
-        """``k`` weighted particles, fewer (at least one) if ``budget`` seconds run out first.
+        """``k`` weighted particles, moved forward together one step at a time.
 
-        Raises ReasonerError when every weight is 0 (a move model's doing).
+        After a step, when the effective sample size falls below ``resample_below`` times the
+        number of particles, they are resampled (systematically, in proportion to their
+        weights; each copy gets the mean weight). With ``budget`` seconds, when the remaining
+        steps would not fit at the pace so far, the particles are resampled down to as many as
+        fit (at least one). Raises ReasonerError when every weight is 0 (a move model's doing).
         """
         deadline = None if budget is None else time.monotonic() + budget
-        particles = [self.draw(rng)]
-        while len(particles) < k and (deadline is None or time.monotonic() < deadline):
-            particles.append(self.draw(rng))
-        if sum(p.weight for p in particles) <= 0:
-            raise ReasonerError("every sampled history has probability 0 under the move model")
-        return WeightedSample(particles)
+        horizon = self.solver.horizon
+        paths: list[tuple[tuple[Fixed, ...], float]] = [((), 1.0)] * k
+        for t in range(horizon):
+            started = time.monotonic()
+            paths = [(fixed, weight * factor) for fixed, weight in paths for fixed, factor in [self._step(fixed, t, rng)]]
+            total = sum(w for _, w in paths)
+            if total <= 0:
+                raise ReasonerError("every sampled history has probability 0 under the move model")
+            if t == horizon - 1:
+                break
+            keep = len(paths)
+            if deadline is not None:
+                now = time.monotonic()
+                pace = (now - started) / len(paths)
+                keep = max(1, min(keep, int((deadline - now) / max(pace * (horizon - 1 - t), 1e-9))))
+            ess = total * total / sum(w * w for _, w in paths)
+            if keep < len(paths) or ess < self.settings.resample_below * len(paths):
+                paths = _resample(paths, keep, total, rng)
+        return WeightedSample([self._particle(fixed, weight) for fixed, weight in paths])
+
+
+def _resample(
+    paths: list[tuple[tuple[Fixed, ...], float]], k: int, total: float, rng: random.Random
+) -> list[tuple[tuple[Fixed, ...], float]]:
+    """``k`` paths drawn systematically in proportion to their weights, each with weight ``total/k``."""
+    cumulative = list(itertools.accumulate(w for _, w in paths))
+    step = total / k
+    start = rng.random() * step
+    picks = [min(bisect.bisect_left(cumulative, start + i * step), len(paths) - 1) for i in range(k)]
+    return [(paths[i][0], step) for i in picks]

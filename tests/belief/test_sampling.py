@@ -44,6 +44,8 @@ SETTINGS = {
     "default": SamplerSettings(),
     "estimating": SamplerSettings(enumerate_up_to=0, pinned_up_to=0, patience=2),
     "pinned-first": SamplerSettings(enumerate_up_to=0, pinned_up_to=3, patience=4),
+    "always-resampling": SamplerSettings(resample_below=1.01),
+    "never-resampling": SamplerSettings(resample_below=0.0),
 }
 
 
@@ -52,7 +54,7 @@ def test_weighted_estimates_match_the_exact_posterior(name: str) -> None:
     """P(x = k | y > x) is proportional to N - k, so E[x] = (N + 1) / 3; the proposal picks x
     uniformly among the feasible 1..N-1, so the unweighted mean would be N / 2."""
     seen = [Observation(parse("wait")), Observation(parse("wait"), frozenset({parse("bigger")}))]
-    belief = Belief(game_text(_two_numbers()), Constant("observer"), seen, settings=SETTINGS[name])
+    belief = Belief(game_text(_two_numbers()), Constant("observer"), seen, cap=1000, settings=SETTINGS[name])
     exact = belief.information_set()
     assert exact is not None and len(exact.histories) == N * (N - 1) // 2
     expected = sum(p * _x(state) for state, p in exact.states.items())
@@ -78,6 +80,15 @@ def test_guided_sampler_on_krieg_tictactoe_agrees_with_enumeration() -> None:
     with_machine = Belief(game, x, seen, machine=make_machine(game, "oracle"))
     again = with_machine.sample(4000, random.Random(7), method="guided")
     assert [p.history for p in again] == [p.history for p in sample]  # same draws, states replayed
+
+
+def test_a_budget_resamples_down_to_fewer_particles() -> None:
+    game = corpus_game("kriegTTT_4x4.gdl")
+    x = Constant("xplayer")
+    _, seen = random_history(make_machine(game, "oracle"), x, 3, seed=2)
+    belief = Belief(game, x, seen)
+    assert len(belief.sample(50, random.Random(1), method="guided", budget=0.0)) == 1
+    assert len(belief.sample(50, random.Random(1), method="guided", budget=60.0)) == 50
 
 
 def test_weighted_sample_queries_and_resampling() -> None:
