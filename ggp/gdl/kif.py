@@ -133,7 +133,10 @@ def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> 
             raise better from None
         loc = Location(file, exc.line if exc.line > 0 else 1, exc.column if exc.column > 0 else 1)
         raise GDLSyntaxError(describe_parse_error(_PARSER, exc), loc) from None
-    result = _ToSExpr(file, lowercase).transform(tree)
+    try:
+        result = _ToSExpr(file, lowercase).transform(tree)
+    except RecursionError:
+        raise GDLSyntaxError("lists are nested too deeply to read", Location(file, 1, 1)) from None
     assert isinstance(result, list)
     return result
 

@@ -305,3 +305,11 @@ def test_mangled_corpus_text_never_crashes() -> None:
         for problem in problems:
             assert problem.location.line >= 1 and problem.location.column >= 1
             assert "\n" not in problem.message
+
+
+def test_pathologically_deep_nesting_is_a_syntax_error_not_a_crash() -> None:
+    from ggp.errors import GDLSyntaxError
+    from ggp.gdl.kif import parse_sexprs
+
+    with pytest.raises(GDLSyntaxError, match="nested too deeply"):
+        parse_sexprs("(" * 20000 + ")" * 20000, "deep.kif")
