@@ -87,6 +87,18 @@ class Compiler(CardSetMixin, PointMapMixin):
                           home or "", ctl.batch)
         return [true(fluent)], v
 
+    def picked_card(self, node: ir.PickedCard, ctl: Ctl) -> Val:
+        """The card a ``PickCard`` effect picked."""
+        effect = self.program.effects[node.effect]
+        home = self.batch_of.get(node.effect)
+        if ctl.batch is not None and home == ctl.batch:
+            return self.card(effect.card, effect.env, ctl)  # type: ignore[attr-defined]
+        v = self.fresh("c")
+        fluent = f("picked", c(f"e{node.effect}"), Variable("c"))
+        self.emitter.need(("picked", node.effect, self.emitter.picks[node.effect]), fluent, home or "",
+                          ctl.batch or "")
+        return [true(f("picked", c(f"e{node.effect}"), v))], v
+
     def random_value(self, node: Random, env: Env, ctl: Ctl) -> Val:
         if not ctl.chance:
             raise TranslationError(node, "`random` can only be used in an action")
@@ -221,8 +233,9 @@ def order_facts(program: ir.Program, model: GameModel, domains: CardDomains) -> 
         if isinstance(effect, ir.Shuffle):
             shuffled.update(concrete(effect.target, effect.env, model))
         elif isinstance(effect, ir.BulkMove):
-            cards = domains.cards(effect.source, effect.env)
-            sources = {loc for loc in model.locations if domains.location(loc) & cards}
+            from translators.recycle.batches import AccessAnalysis
+
+            sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
             edges.append((sources, set(concrete(effect.target, effect.env, model))))
     return order_classes(model, tops, shuffled, edges)
 

@@ -131,7 +131,7 @@ class AccessAnalysis:
                 for loc in self.locations(real, real_env):
                     out.add(("order", loc))
                     if loc in self.heapy:
-                        chance.add(("top", loc))
+                        chance.add(("top", real, real_env))
             self.reads(node.cards, env, out, chance)
             return
         if isinstance(node, ExtremeCard):
@@ -183,7 +183,7 @@ class AccessAnalysis:
                 inner = env.bind(node.var.name, Sym(Variable("_"), kind, "card"))
                 self.reads(_body(node), inner, out, chance)
             return
-        if isinstance(node, ir.MovedCard):
+        if isinstance(node, (ir.MovedCard, ir.PickedCard)):
             return
         for child in node.subnodes():
             self.reads(child, env, out, chance)
@@ -266,6 +266,8 @@ class AccessAnalysis:
                     self.reads(pair.value, env, acc.reads, acc.chance)
             target = node.target  # type: ignore[attr-defined]
             acc.writes.add(("pmap", _text(target.name) if not isinstance(target, Var) else target.name))
+        elif isinstance(effect, ir.PickCard):
+            self.reads(effect.card, env, acc.reads, acc.chance)
         elif isinstance(effect, ir.CycleSet):
             if not isinstance(effect.target, str):
                 self.reads(effect.target, env, acc.reads, acc.chance)
@@ -327,12 +329,63 @@ def conflicts(acc: Access, batch_reads: set[Key], batch_writes: set[Key], ordere
     return False
 
 
+def hoist_chance(effects: list[ir.Effect], analysis: AccessAnalysis, program: ir.Program) -> list[ir.Effect]:
+    """An action needing two random choices (a draw and a tie break) gets its ``max``/``min``
+    card picked by a step of its own just before (``PickCard``), read back as a ``PickedCard``."""
+    from dataclasses import fields, replace
+
+    out: list[ir.Effect] = []
+    for effect in effects:
+        acc = analysis.access(effect, [])
+        extremes = [key[1] for key in acc.chance if key[0] == "ext"]
+        if len(acc.chance) > 1 and extremes:
+            for node in extremes:
+                pick = ir.PickCard(max(program.effects) + 1, effect.node, effect.env, effect.guards, card=node)
+                program.effects[pick.id] = pick
+                for guard in effect.guards:
+                    if guard.anchor == effect.id:
+                        guard.anchor = pick.id
+                out.append(pick)
+                marker = ir.PickedCard(pick.id, line=node.line, column=node.column)
+                for fld in fields(effect):
+                    value = getattr(effect, fld.name)
+                    if isinstance(value, Node) and fld.name != "node":
+                        setattr(effect, fld.name, _swap(value, node, marker))
+        out.append(effect)
+    return out
+
+
+def _swap(tree: Any, old: Node, new: Node) -> Any:
+    """``tree`` with every node equal to ``old`` replaced by ``new``."""
+    from dataclasses import fields, replace
+
+    if not isinstance(tree, Node):
+        return tree
+    if tree == old and type(tree) is type(old):
+        return new
+    changes = {}
+    for fld in fields(tree):
+        if fld.name in ("line", "column"):
+            continue
+        value = getattr(tree, fld.name)
+        if isinstance(value, Node):
+            swapped = _swap(value, old, new)
+        elif isinstance(value, tuple):
+            swapped = tuple(_swap(v, old, new) for v in value)
+        else:
+            continue
+        if swapped is not value:
+            changes[fld.name] = swapped
+    return replace(tree, **changes) if changes else tree
+
+
 def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis, program: ir.Program,
                  option: bool = False) -> list[Batch]:
     """Split a block's effects into batches. For a choice option (``option``) the first batch,
     run in the step of the decision, holds no random choice (it may be empty)."""
     from translators.recycle.translation_error import TranslationError
 
+    effects = hoist_chance(effects, analysis, program)
     anchored: dict[int, list[ir.Guard]] = {}
     for guard in program.guards.values():
         anchored.setdefault(guard.anchor, []).append(guard)

@@ -19,7 +19,7 @@ from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
 
 from translators.recycle.arith import FALSE, Interval
-from translators.recycle.compiler import CoreCompiler, Ctl, Val, lit_vars, substitute
+from translators.recycle.compiler import _TRUE, CoreCompiler, Ctl, Val, lit_vars, substitute
 from translators.recycle.ir import Env, Fixed, Sym
 from translators.recycle.lower import Lowerer, deref
 from translators.recycle.model import Location
@@ -27,12 +27,14 @@ from translators.recycle.nodes import (
     CardAt,
     CardLocation,
     CardsAgg,
+    CollectionAt,
     ExtremeCard,
     Filter,
     Name,
     SetOp,
     Sort,
     Sum,
+    Tuples,
     Var,
 )
 from translators.recycle.places import CardDomains, concrete
@@ -100,7 +102,78 @@ class CardSetMixin(CoreCompiler):
             binding = real_env.get(real.name)
             if isinstance(binding, Sym) and binding.domain is not None:
                 return self.member(binding.domain.collection, binding.domain.env, ctl, card)
+        if isinstance(real, CollectionAt):
+            groups, groups_env = deref(real.groups, real_env)
+            if isinstance(groups, Tuples) and real.position == "top":
+                return self.top_tuple_member(groups, groups_env, ctl, card)
+        if isinstance(real, Tuples):
+            return self.top_tuple_member(real, real_env, ctl, card)
         raise TranslationError(coll, f"cannot use `{describe(coll)}` as a card collection here")
+
+    # -- tuples ------------------------------------------------------------------------------------
+
+    def tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list]:
+        """For each point value, a literal: at least N members score it (``tuples N``).
+
+        ``(tuples N CARDS using P)`` is taken as one group per point value that at least N
+        cards of CARDS have (the cards with that value); groups are ordered by value, the top
+        group being the highest value.
+        """
+        key = ("tuples", node, env, ctl.key)
+        if key not in self.book.memo:
+            n = self.constant_int(node.size, env)
+            if n is None or n < 1:
+                raise TranslationError(node, "`tuples` needs a literal size")
+            cards = self.domain_cards(node.cards, env)
+            by_value: dict[int, list[str]] = {}
+            for cid in cards:
+                for value in self.card_values(node.points, env, cid):
+                    by_value.setdefault(value, []).append(cid)
+            quals: dict[int, Literal] = {}
+            params: list = []
+            for value in sorted(by_value):
+                members = by_value[value]
+                if len(members) < n:
+                    continue
+                items = []
+                for cid in members:
+                    plits, pts = self.points(node.points, env, ctl, c(cid))
+                    has = plits if not isinstance(pts, Variable) or not plits else plits
+                    if not isinstance(pts, Variable) and int(pts.name) != value:
+                        continue
+                    if isinstance(pts, Variable):
+                        has = substitute(plits, pts, num(value))
+                    items.append(self.member(node.cards, env, ctl, c(cid)) + has)
+                params = self.context_params(env, items)
+                heads = [p for p, _ in params]
+                prefix = self.book.name("tuple", node)
+                m1, m2 = self.fresh("n"), self.fresh("n")
+                capped = self.book.name("sat")
+                with self.book.group(f"cards worth {value} in {describe(node)} (up to {n})", node):
+                    for x in range(n + 1):
+                        self.book.add(rule(f(capped, num(x), num(min(x + 1, n)))))
+                    self.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [self.sort_literal(v, s) for v, s in params]))
+                    for i, lits in enumerate(items, start=1):
+                        before = f(f"{prefix}_{i - 1}", *heads, m1)
+                        self.book.add(rule(f(f"{prefix}_{i}", *heads, m2), [before] + lits + [f(capped, m1, m2)]))
+                        self.book.add(rule(f(f"{prefix}_{i}", *heads, m1), [before] + self.negate(lits, env, node)))
+                quals[value] = f(f"{prefix}_{len(items)}", *heads, num(n))
+            self.book.memo[key] = (sorted(quals), quals, params)
+        return self.book.memo[key]
+
+    def top_tuple_member(self, node: Tuples, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
+        """Membership in the top group of ``tuples``: the highest value N cards share."""
+        values, quals, params = self.tuple_groups(node, env, ctl)
+        v = self.fresh("n")
+        clauses = []
+        for i, value in enumerate(values):
+            higher = [Not(quals[w]) for w in values[i + 1:]]
+            clauses.append(({v: num(value)}, [quals[value]] + higher))
+        top = self.define("toptuple", node, list(params) + [(v, "int:0:0")], clauses)
+        plits, pts = self.points(node.points, env, ctl, card)
+        same = substitute(plits, pts, v) if isinstance(pts, Variable) else plits + [f(top.name, *top.args[:-1], pts)]
+        member = self.member(node.cards, env, ctl, card)
+        return member + [top] + (same if isinstance(pts, Variable) else same[len(plits):])
 
     def parts(self, node: Any, env: Env) -> list[tuple[Any, Env]]:
         """The collections a union (of collections, or of one ``all``) is made of."""
@@ -139,6 +212,17 @@ class CardSetMixin(CoreCompiler):
 
     def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
         """``(size COLL) op k``."""
+        real, real_env = deref(coll, env)
+        if isinstance(real, Tuples):
+            _, quals, _ = self.tuple_groups(real, real_env, ctl)
+            some = self.aux("tuples", [[q] for q in quals.values()], real_env, real,
+                            key=("tupsome", real, real_env, ctl.key))
+            exists = [] if some is _TRUE else [some]
+            if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
+                return self.negate(exists, env, coll)
+            if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
+                return exists
+            raise TranslationError(coll, "the size of `tuples` can only be compared with 0")
         if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
             return self.negate(self.exists(coll, env, ctl), env, coll)
         if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
@@ -229,6 +313,8 @@ class CardSetMixin(CoreCompiler):
         real, real_env = deref(node.cards, env)
         if node.position != "top":
             raise TranslationError(node, "only the top card of a collection can be read")
+        if isinstance(real, Tuples):
+            real = CollectionAt("top", real, line=node.line, column=node.column)
         if not isinstance(real, CardLocation):
             return self.virtual_top(node, real, real_env, ctl)
         lits, loc = self.loc_term(real, real_env, ctl)

@@ -455,9 +455,41 @@ class CoreCompiler:
             flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}[op]
             table = self.tables.test(flipped, int(ta.name), self.term_interval(tb, node, env, "right"))
             return _clean(la + lb + [f(table, tb)]) if table else [FALSE]
-        table = self.tables.compare(op, self.term_interval(ta, node, env, "left"),
-                                    self.term_interval(tb, node, env, "right"))
+        ra, rb = self.term_interval(ta, node, env, "left"), self.term_interval(tb, node, env, "right")
+        if (ra[1] - ra[0] + 1) * (rb[1] - rb[0] + 1) > 400 and op != "!=":
+            return self.chain_compare(op, left, right, ra, rb, node, env)
+        table = self.tables.compare(op, ra, rb)
         return _clean(la + lb + [f(table, ta, tb)]) if table else [FALSE]
+
+    def chain_compare(self, op: str, left: Val, right: Val, ra: Interval, rb: Interval, node: Any,
+                      env: Env) -> list[Literal]:
+        """``left op right`` for two wide-ranging values, with a chain "left is at least v"
+        (linear in the ranges, where a table would be their product)."""
+        if op in ("<", "<="):
+            left, right, ra, rb = right, left, rb, ra
+            op = {"<": ">", "<=": ">="}[op]
+        (la, ta), (lb, tb) = left, right
+        params = [(s.var, s.sort) for s in self.context(env) if s.var in lit_vars(la + lb)]
+        heads = [v for v, _ in params]
+        prefix = self.book.name("atleast", node)
+        result = self.book.name("cmp", node)
+        shift = 1 if op == ">" else 0
+        from translators.recycle.rulebook import describe
+
+        with self.book.group(f"{describe(node)}: the left side is at least v, for each v", node):
+            for v in range(ra[0], ra[1] + 1):
+                here = f(f"{prefix}_{_n(v)}", *heads)
+                self.book.add(rule(here, substitute(la, ta, num(v)) if isinstance(ta, Variable) else la))
+                if v > ra[0]:
+                    self.book.add(rule(f(f"{prefix}_{_n(v - 1)}", *heads), [here]))
+            for w in range(rb[0], rb[1] + 1):
+                need = w + shift
+                if need > ra[1]:
+                    continue
+                reach = f(f"{prefix}_{_n(max(need, ra[0]))}", *heads)
+                body = (substitute(lb, tb, num(w)) if isinstance(tb, Variable) else lb) + [reach]
+                self.book.add(rule(f(result, *heads), body))
+        return [f(result, *heads)]
 
     def term_interval(self, term: Term, node: Any, env: Env, side: str) -> Interval:
         """The range of an operand of a comparison node."""
@@ -505,6 +537,10 @@ class CoreCompiler:
             raise TranslationError(node, f"'{node.name} is not an integer here")
         if isinstance(node, IntStorage):
             lits, owner = self.owner(node.owner, env, ctl)
+            family = self.family(node, env)
+            if self.wide.is_wide(family):  # type: ignore[attr-defined]
+                more, value = self.wide.read(owner, family, self.fresh)  # type: ignore[attr-defined]
+                return lits + more, value
             v = self.fresh("n")
             return lits + [true(f("sto", owner, self.storage_name(node.name, env), v))], v
         if isinstance(node, Arith):
@@ -575,6 +611,20 @@ class CoreCompiler:
             lits.append(f(table, total, part, v) if table else FALSE)
             total, low, high = v, low + lo, high + hi
         return lits, total
+
+    def family(self, node: IntStorage, env: Env) -> tuple[str, str]:
+        """The (owner kind, NAME) family of an integer storage cell."""
+        from translators.recycle.model import owner_kind
+
+        real, real_env = deref(node.owner, env)
+        if isinstance(real, Var) and isinstance(real_env.get(real.name), (Fixed, Sym)):
+            kind = real_env.get(real.name).kind  # type: ignore[union-attr]
+        else:
+            kind = owner_kind(real)
+        label, _ = deref(node.name, env)
+        if not isinstance(label, Name):
+            raise TranslationError(node, "storage names must be literal NAMEs")
+        return kind, label.text
 
     def storage_name(self, node: Any, env: Env) -> Constant:
         """The constant naming a storage cell."""
@@ -754,7 +804,13 @@ class CoreCompiler:
             return self.card(node.card, env, ctl)
         if isinstance(node, ir.MovedCard):
             return self.moved_card(node, ctl)
+        if isinstance(node, ir.PickedCard):
+            return self.picked_card(node, ctl)  # type: ignore[attr-defined]
         raise TranslationError(node, "a card is expected here")
+
+
+def _n(value: int) -> str:
+    return f"m{-value}" if value < 0 else str(value)
 
 
 class _True(Constant):

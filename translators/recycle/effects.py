@@ -73,6 +73,8 @@ class EffectEmitter:
         self.shuffles: list[tuple[Term, list[Literal]]] = []
         self.failures: list[tuple[str, list[Literal]]] = []
         self.percept_writes: list[tuple[Term, list[Literal]]] = []
+        self.picks: dict[int, str] = {}
+        self.forgets: list[str] = []
 
     # -- activation and scope -----------------------------------------------------------------
 
@@ -199,6 +201,11 @@ class EffectEmitter:
             comp.points_relation((kind, label))
         elif isinstance(effect, ir.CycleSet):
             self.cycle(effect, base, ctl)
+        elif isinstance(effect, ir.PickCard):
+            card_lits, card = comp.card(effect.card, env, ctl)
+            rel = self.book.name("pick", effect.node)
+            self.book.add(rule(f(rel, card), base + card_lits))
+            self.picks[effect.id] = rel
         else:
             raise TranslationError(effect.node, f"cannot translate {type(effect).__name__}")
 
@@ -240,8 +247,11 @@ class EffectEmitter:
         assert isinstance(cell, IntStorage)
         owner_lits, owner = comp.owner(cell.owner, env, ctl)
         label = comp.storage_name(cell.name, env)
-        key = (owner_kind(cell.owner), cell.name.text)  # type: ignore[union-attr]
+        key = comp.family(cell, env)
         cell_range = comp.ranges.cell(*key)
+        if comp.wide.is_wide(key):
+            self.set_wide(effect, base + owner_lits, owner, key, ctl)
+            return
         value_lits, value = comp.int_(effect.value, env, ctl)
         if effect.op == "set":
             self.book.add(rule(f("stoset", owner, label, value), base + owner_lits + value_lits))
@@ -268,6 +278,29 @@ class EffectEmitter:
         self.book.add(rule(f("stoset", owner, label, new), base + owner_lits + value_lits + current + step))
         self.failures.append(("overflow", base + owner_lits + value_lits + current + check))
         del ok
+
+    def set_wide(self, effect: ir.SetInt, base: list[Literal], owner: Term, family: tuple[str, str], ctl: StepCtl) -> None:
+        """A write of a wide (decimal) cell."""
+        comp = self.comp
+        wide = comp.wide
+        env = effect.env
+        if effect.op == "set":
+            value_lits, value = comp.int_(effect.value, env, ctl)
+            self.failures += wide.set(base, owner, family, value_lits, value, comp.fresh)
+            return
+        real, real_env = deref(effect.value, env)
+        wide_delta = None
+        if isinstance(real, IntStorage) and wide.is_wide(comp.family(real, real_env)):
+            other = comp.family(real, real_env)
+            if wide.k[other] == wide.k[family]:
+                lits, other_owner = comp.owner(real.owner, real_env, ctl)
+                self.failures += wide.add(base + lits, owner, family, ([], other_owner), (0, 0),
+                                          effect.op == "dec", comp.fresh, (other_owner, other))
+                return
+        value_lits, value = comp.int_(effect.value, env, ctl)
+        span = comp.interval(effect.value, env)
+        self.failures += wide.add(base, owner, family, (value_lits, value), span, effect.op == "dec", comp.fresh)
+        del wide_delta
 
     def domain_of_shift(self, table: str, cell_range: tuple[int, int], op: str, k: int) -> None:
         """``(has_TABLE x)`` for the x a shift table has a row for."""
@@ -325,6 +358,8 @@ class EffectEmitter:
                     self.book.add(rule(nxt(temp.fluent), lits))
                 elif kind == "moved":
                     self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1], Variable("f"), Variable("t"))]))
+                elif kind == "picked":
+                    self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1])]))
                 block, start = self.batch_order[anchor]
                 last = max(self.batch_order[r][1] for r in temp.readers)
                 for batch in blocks[block][start + 1: last]:

@@ -11,6 +11,7 @@ is a draw: every player gets 50.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from ggp.gdl.rules import Not
 from ggp.gdl.terms import Variable
@@ -39,31 +40,24 @@ def emit_goals(comp: object, env: Env) -> None:
     scoring = model.game.scoring
     n = model.players
     low, high = comp_.interval(scoring.value, env)
-    with book.group(f"scores: {describe(scoring)}", scoring):
-        for seat in range(n):
-            lits, value = comp_.int_(scoring.value, env, FixedSeatCtl(seat, n))
-            book.add(rule(f("score", c(f"player{seat}"), value), lits))
-    better = ">" if scoring.order == "max" else "<"
-    with book.group(f"ranking ({scoring.order} is best): at least, beats, ties"):
-        for seat in range(n):
-            role = c(f"player{seat}")
-            for v in range(low, high + 1):
-                atom = c(f"reach_{seat}_{_n(v)}")
-                book.add(rule(atom, f("score", role, num(v))))
-                step = v - 1 if better == ">" else v + 1
-                if low <= step <= high:
-                    book.add(rule(c(f"reach_{seat}_{_n(step)}"), atom))
-        for i in range(n):
-            for j in range(n):
-                if i == j:
-                    continue
-                A = Variable("a")
-                book.add(rule(c(f"tie_{i}_{j}"), f("score", c(f"player{i}"), A), f("score", c(f"player{j}"), A)))
-                for v in range(low, high + 1):
-                    beyond = v + 1 if better == ">" else v - 1
-                    if low <= beyond <= high:
-                        book.add(rule(c(f"beats_{i}_{j}"), f("score", c(f"player{j}"), num(v)),
-                                      c(f"reach_{i}_{_n(beyond)}")))
+    from translators.recycle.lower import deref
+    from translators.recycle.nodes import IntStorage, RelativePlayer, TeamOf
+
+    real, real_env = deref(scoring.value, env)
+    family = comp_.family(real, real_env) if isinstance(real, IntStorage) else None
+    direct = (family is not None and comp_.wide.is_wide(family)
+              and isinstance(real.owner, (RelativePlayer, TeamOf)))  # type: ignore[union-attr]
+    if not direct:
+        with book.group(f"scores: {describe(scoring)}", scoring):
+            for seat in range(n):
+                lits, value = comp_.int_(scoring.value, env, FixedSeatCtl(seat, n))
+                book.add(rule(f("score", c(f"player{seat}"), value), lits))
+    if direct:
+        _wide_ranking(comp_, real, real_env, family, scoring.order)
+    elif high - low + 1 <= 200:
+        _unary_ranking(book, n, low, high, scoring.order)
+    else:
+        _digit_ranking(book, n, low, high, scoring.order)
     with book.group("goals: 100 x (players below + half the players tied) / (players - 1)"):
         book.add(rule(c("normal_end"), f("at_step", c("end")), Not(c("has_failed"))))
         for seat in range(n):
@@ -86,6 +80,88 @@ def emit_goals(comp: object, env: Env) -> None:
                 book.add(rule(f("goalvalue", num(b), num(t), num(goal_value(b, t, n)))))
         for k in range(n + 1):
             book.add(rule(f("succ", num(k), num(k + 1))))
+
+
+def _unary_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
+    """beats/ties with chains "score is at least v" (small ranges)."""
+    better = ">" if order == "max" else "<"
+    with book.group(f"ranking ({order} is best): at least, beats, ties"):
+        for seat in range(n):
+            role = c(f"player{seat}")
+            for v in range(low, high + 1):
+                atom = c(f"reach_{seat}_{_n(v)}")
+                book.add(rule(atom, f("score", role, num(v))))
+                step = v - 1 if better == ">" else v + 1
+                if low <= step <= high:
+                    book.add(rule(c(f"reach_{seat}_{_n(step)}"), atom))
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                A = Variable("a")
+                book.add(rule(c(f"tie_{i}_{j}"), f("score", c(f"player{i}"), A), f("score", c(f"player{j}"), A)))
+                for v in range(low, high + 1):
+                    beyond = v + 1 if better == ">" else v - 1
+                    if low <= beyond <= high:
+                        book.add(rule(c(f"beats_{i}_{j}"), f("score", c(f"player{j}"), num(v)),
+                                      c(f"reach_{i}_{_n(beyond)}")))
+
+
+def _wide_ranking(comp: Any, node: Any, env: Env, family: tuple[str, str], order: str) -> None:
+    """The scoring reads a wide cell: compare its stored digits directly."""
+    book = comp.book
+    n = comp.model.players
+    k = comp.wide.k[family]
+    D = Variable("d")
+    with book.group("each player's score, in the decimal digits of a wide cell (scoredigit ROLE POS DIGIT): "
+                    f"the score is the number they spell minus {5 * 10 ** (k - 1)}"):
+        for seat in range(n):
+            lits, owner = comp.owner(node.owner, env, FixedSeatCtl(seat, n))
+            for i in range(k):
+                book.add(rule(f("sdigit", c(f"player{seat}"), num(i), D),
+                              lits + [f("true", f("wsto", owner, comp.storage_name(node.name, env), num(i), D))]))
+                book.add(rule(f("scoredigit", c(f"player{seat}"), num(i), D), [f("sdigit", c(f"player{seat}"), num(i), D)]))
+    _lexicographic(book, n, k, order)
+
+
+def _lexicographic(book: Any, n: int, k: int, order: str) -> None:
+    """beats/ties from ``(sdigit ROLE POS DIGIT)``, most significant digit first."""
+    D, A, B = Variable("d"), Variable("a"), Variable("b")
+    with book.group(f"ranking ({order} is best) by the scores' decimal digits"):
+        for a in range(10):
+            for b in range(10):
+                if (a > b) if order == "max" else (a < b):
+                    book.add(rule(f("digitbetter", num(a), num(b))))
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                pi, pj = c(f"player{i}"), c(f"player{j}")
+                above = f"same_{i}_{j}"
+                book.add(rule(c(f"{above}_{k}"), f("sdigit", pi, num(0), D)))
+                for pos in range(k - 1, -1, -1):
+                    book.add(rule(c(f"{above}_{pos}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), D),
+                                  f("sdigit", pj, num(pos), D)))
+                    book.add(rule(c(f"beats_{i}_{j}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), A),
+                                  f("sdigit", pj, num(pos), B), f("digitbetter", A, B)))
+                book.add(rule(c(f"tie_{i}_{j}"), c(f"{above}_0")))
+
+
+def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
+    """beats/ties comparing the scores' decimal digits from the most significant (wide ranges)."""
+    from translators.recycle.wide import digits_for, encode
+
+    k = digits_for((low, high))
+    V = Variable("v")
+    ds = [Variable(f"d{i}") for i in range(k)]
+    with book.group("each player's score in decimal digits"):
+        for v in range(low, high + 1):
+            book.add(rule(f("scoredigits", num(v), *[num(x) for x in encode(v, k)])))
+        for seat in range(n):
+            role = c(f"player{seat}")
+            for i in range(k):
+                book.add(rule(f("sdigit", role, num(i), ds[i]), f("score", role, V), f("scoredigits", V, *ds)))
+    _lexicographic(book, n, k, order)
 
 
 def _n(value: int) -> str:

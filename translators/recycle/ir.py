@@ -118,6 +118,13 @@ class MovedCard(Node):
     effect: int
 
 
+@dataclass(frozen=True)
+class PickedCard(Node):
+    """The card a :class:`PickCard` effect picked (a ``max``/``min`` with its tie broken)."""
+
+    effect: int
+
+
 @dataclass(eq=False)
 class Guard:
     """The condition of a conditional action, evaluated once just before its first effect."""
@@ -212,6 +219,13 @@ class ForgetAll(Effect):
 
 
 @dataclass(eq=False)
+class PickCard(Effect):
+    """Evaluate a ``max``/``min`` card (breaking a tie at random) for a later effect."""
+
+    card: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
 class Block:
     """Straight-line effects, run in order."""
 
@@ -270,6 +284,6 @@ class Program:
 
 __all__ = [
     "Alias", "Binding", "Block", "BulkMove", "ChoiceNode", "CycleSet", "Domain", "Effect", "Env",
-    "Fixed", "ForgetAll", "Guard", "Item", "MoveCard", "MovedCard", "Option", "Program",
+    "Fixed", "ForgetAll", "Guard", "Item", "MoveCard", "MovedCard", "Option", "PickCard", "PickedCard", "Program",
     "Remember", "SetInt", "SetPointMap", "SetStr", "Shuffle", "StageNode", "StageRef", "Sym",
 ]

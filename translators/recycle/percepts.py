@@ -49,6 +49,7 @@ def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> N
                           Not(f("canview", R, T))))
     with book.group("percepts: public changes"):
         book.add(rule(f("sees", R, f("sto", O, N, V)), f("player", R), f("stoset", O, N, V)))
+        book.add(rule(f("sees", R, f("wsto", O, N, X, V)), f("player", R), f("wstoset", O, N, X, V)))
         book.add(rule(f("sees", R, f("str", O, N, V)), f("player", R), f("strset", O, N, V)))
         book.add(rule(f("sees", R, f("pmap", O, N, V)), f("player", R), f("pmapset", O, N, V)))
         book.add(rule(f("sees", R, f("seat", S, V)), f("player", R), f("seatset", S, V)))

@@ -21,6 +21,7 @@ from translators.recycle.nodes import (
     CardAtt,
     CardLocation,
     CardsAgg,
+    CollectionAt,
     Compare,
     ExtremeCard,
     Filter,
@@ -29,9 +30,13 @@ from translators.recycle.nodes import (
     Name,
     Not,
     Or,
+    Partition,
     PlayerAt,
+    Runs,
     SetOp,
     Sort,
+    Subsets,
+    Tuples,
     Var,
 )
 from translators.recycle.translation_error import TranslationError
@@ -91,6 +96,7 @@ class CardDomains:
 
     def __init__(self, model: GameModel, program: ir.Program):
         self.model = model
+        self.program = program
         self.at: dict[Location, set[str]] = {loc: set() for loc in model.locations}
         for card in model.cards:
             self.at.setdefault(card.home, set()).add(card.id)
@@ -148,6 +154,13 @@ class CardDomains:
             return {c for c in base if static_test(real.condition, real.var.name, self._card(c)) is not False}
         if isinstance(real, Sort):
             return self.cards(real.cards, real_env)
+        if isinstance(real, CollectionAt):
+            return self.cards(real.groups, real_env)
+        if isinstance(real, (Tuples, Subsets, Runs)):
+            return self.cards(real.cards, real_env)
+        if isinstance(real, Partition):
+            parts = real.parts if isinstance(real.parts, tuple) else (real.parts,)
+            return set().union(*(self.cards(p, real_env) for p in parts))
         if isinstance(real, Var):
             binding = real_env.get(real.name)
             if isinstance(binding, Sym) and binding.domain is not None:
@@ -175,6 +188,9 @@ class CardDomains:
             return self.card_cards(real.card, real_env)
         if isinstance(real, ir.MovedCard):
             return self.moved.get(real.effect, {c.id for c in self.model.cards})
+        if isinstance(real, ir.PickedCard):
+            effect = self.program.effects[real.effect]
+            return self.card_cards(effect.card, effect.env)  # type: ignore[attr-defined]
         if isinstance(real, Var):
             binding = real_env.get(real.name)
             if isinstance(binding, Sym) and binding.domain is not None:

@@ -40,8 +40,12 @@ from translators.recycle.translation_error import TranslationError
 
 #: Above this many values a cell's range is widened to the thresholds it is compared with.
 WIDE = 160
-#: No cell may need more values than this.
-LIMIT = 4000
+#: No cell may need more values than this (wide cells are kept in decimal digits).
+LIMIT = 400_000
+#: A unary cell family may have at most this many values.
+UNARY_LIMIT = 4000
+#: An increment of a unary family may need a table of at most this many rows.
+TABLE_BUDGET = 20_000
 CHOICE_LIMIT = 500
 
 
@@ -85,6 +89,7 @@ class Ranges:
         self.exec_bound = exec_bound
         self.cells: dict[tuple[str, str], Interval] = {}
         self.warnings: list[str] = []
+        self.wide: dict[tuple[str, str], Interval] = {}
         self.solve()
 
     def cell(self, kind: str, label: str) -> Interval:
@@ -154,13 +159,17 @@ class Ranges:
         """The fixpoint over every integer write."""
         writes = [e for e in self.program.effects.values() if isinstance(e, ir.SetInt)]
         thresholds = self.thresholds()
-        for _ in range(30):
+        self_ref = {e.id for e in writes if e.op == "set" and self.reads_own(e)}
+        widths: dict[tuple[str, str], int] = {}
+        for iteration in range(30):
             before = dict(self.cells)
             fresh: dict[tuple[str, str], list[Interval]] = {}
             deltas: dict[tuple[str, str], list[tuple[Interval, int | None]]] = {}
             for effect in writes:
                 cell = effect.cell
                 key = (owner_kind(cell.owner), _label(cell.name))  # type: ignore[attr-defined]
+                if effect.id in self_ref and iteration > 2:
+                    continue
                 value = self.of(effect.value, effect.env)
                 if effect.op == "set":
                     fresh.setdefault(key, []).append(value)
@@ -192,11 +201,32 @@ class Ranges:
                 self.cells[key] = (low, high)
             if self.cells == before:
                 break
+        for effect in writes:
+            if effect.op != "set":
+                key = (owner_kind(effect.cell.owner), _label(effect.cell.name))  # type: ignore[attr-defined]
+                delta = self.of(effect.value, effect.env)
+                widths[key] = max(widths.get(key, 0), delta[1] - delta[0] + 1)
         for key, (low, high) in self.cells.items():
+            size = high - low + 1
+            if size > UNARY_LIMIT or size * widths.get(key, 1) > TABLE_BUDGET:
+                self.wide[key] = (low, high)
             if high - low > LIMIT:
                 node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)  # type: ignore[attr-defined]
                 raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) needs {high - low + 1} values "
                                              f"({low} to {high}); at most {LIMIT + 1} are supported")
+
+
+    def reads_own(self, effect: ir.SetInt) -> bool:
+        """Whether a ``set`` reads the cell family it writes."""
+        key = (owner_kind(effect.cell.owner), _label(effect.cell.name))  # type: ignore[attr-defined]
+        for node in effect.value.walk():
+            if isinstance(node, IntStorage):
+                try:
+                    if (owner_kind(node.owner), _label(node.name)) == key:
+                        return True
+                except TranslationError:
+                    continue
+        return False
 
 
 def _label(node: Any) -> str:
@@ -239,4 +269,4 @@ def execution_bounds(program: ir.Program, model: GameModel) -> dict[int, int | N
     return out
 
 
-__all__ = ["LIMIT", "Ranges", "WIDE", "arith_interval", "execution_bounds", "hull"]
+__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "Ranges", "WIDE", "arith_interval", "execution_bounds", "hull"]

@@ -26,6 +26,11 @@ def describe(node: Any, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+#: Variables holding a resolved control value (one value per step): they do not tie parts of
+#: a body together.
+_FUNCTIONAL = ("seat_", "next_", "team_", "nextteam_")
+
+
 class RuleBook:
     """Rules in groups, each group with a comment; aux relation names; line map."""
 
@@ -52,7 +57,14 @@ class RuleBook:
             self._current = outer
 
     def add(self, rule: Rule) -> None:
-        """Add a rule (ignored when an equal rule is already in)."""
+        """Add a rule (ignored when an equal rule is already in).
+
+        Parts of the body that share no variable with the head or with the rest (a guard next to
+        the action it guards) become auxiliary propositions, so grounding the rule does not
+        multiply their instances together.
+        """
+        if len(rule.body) >= 3:
+            rule = self.factor(rule)
         if rule in self.seen:
             return
         self.seen.add(rule)
@@ -60,6 +72,46 @@ class RuleBook:
             self.groups.append(("", [rule]))
         else:
             self._current.append(rule)
+
+    def factor(self, rule: Rule) -> Rule:
+        """The rule with independent parts of its body moved into auxiliary propositions."""
+        from ggp.gdl.terms import Constant
+
+        def links(lit: Any) -> set[str]:
+            return {v.name for v in lit.variables() if not v.name.startswith(_FUNCTIONAL)}
+
+        body = list(rule.body)
+        head_vars = links(rule.head)
+        groups: list[tuple[set[str], list[Any]]] = []
+        for lit in body:
+            names = links(lit)
+            merged = (set(names), [lit])
+            rest = []
+            for group in groups:
+                if group[0] & merged[0]:
+                    merged = (group[0] | merged[0], group[1] + merged[1])
+                else:
+                    rest.append(group)
+            groups = rest + [merged]
+        if len(groups) < 2:
+            return rule
+        new_body: list[Any] = []
+        for names, lits in groups:
+            if names & head_vars or not names or len(lits) < 2:
+                new_body += lits
+                continue
+            key = ("factor", tuple(lits))
+            atom = self.memo.get(key)
+            if atom is None:
+                atom = Constant(self.name("part"))
+                self.memo[key] = atom
+                part = Rule(atom, tuple(lits))
+                self.seen.add(part)
+                (self._current if self._current is not None else self.groups[-1][1]).append(part)
+            new_body.append(atom)
+        order = {id(lit): i for i, lit in enumerate(body)}
+        new_body.sort(key=lambda lit: order.get(id(lit), -1))
+        return Rule(rule.head, tuple(new_body), rule.loc)
 
     def name(self, prefix: str, node: Node | None = None) -> str:
         """A fresh relation name ``prefix_N``; remembers the RECYCLE line it comes from."""

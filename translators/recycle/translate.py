@@ -64,6 +64,9 @@ class Translator:
         bounds = execution_bounds(program, model)
         comp.ranges = Ranges(model, program, self.size_bound, self.sum_interval, self.score_interval,
                              lambda e: bounds.get(e.id))
+        from translators.recycle.wide import Wide
+
+        comp.wide = Wide(book, comp.ranges.wide)
         analysis = AccessAnalysis(model, domains, ordered, heapy)
         control = Control(model, program, book, comp.cond)
         self.control = control
@@ -76,7 +79,6 @@ class Translator:
         arity = max((len(o.forks) for ch in program.choices.values() for o in ch.options), default=0)
         control.register()
         emitter = EffectEmitter(comp, batch_of, batch_order, option_first, arity)
-        emitter.forgets = []  # type: ignore[attr-defined]
         comp.emitter = emitter
         comp.batch_of = batch_of
         self.emitter = emitter
@@ -127,7 +129,9 @@ class Translator:
     def size_bound(self, coll: Any, env: Env) -> int:
         """How many elements a collection can have."""
         real, real_env = deref(coll, env)
-        kind = self.comp.kind_or_none(real, real_env)
+        from translators.recycle.lower import Lowerer
+
+        kind = Lowerer(self.comp.model).kind(real, real_env)
         if kind in ("players", "team"):
             return self.comp.model.players
         if kind == "teams":
@@ -238,7 +242,10 @@ class Translator:
         with book.group("storage starts at 0 (integers) and unset (strings)"):
             for kind, label in model.int_cells:
                 for owner in model.owners(kind):
-                    book.add(rule(f("init", f("sto", c(owner), name(label), num(0)))))
+                    if self.comp.wide.is_wide((kind, label)):
+                        self.comp.wide.init((kind, label), owner)
+                    else:
+                        book.add(rule(f("init", f("sto", c(owner), name(label), num(0)))))
             for kind, label in model.str_cells:
                 for owner in model.owners(kind):
                     book.add(rule(f("init", f("str", c(owner), name(label), UNSET))))
@@ -252,6 +259,14 @@ class Translator:
                 book.add(rule(f(written, O, N), f(setter, O, N, V)))
                 book.add(rule(nxt(f(fluent, O, N, V)), f(setter, O, N, V)))
                 book.add(rule(nxt(f(fluent, O, N, V)), true(f(fluent, O, N, V)), Not(f(written, O, N))))
+            if self.defines("wstoset"):
+                I = Variable("i")
+                book.add(rule(f("wwritten", O, N), f("wstoset", O, N, I, V)))
+                book.add(rule(nxt(f("wsto", O, N, I, V)), f("wstoset", O, N, I, V)))
+                book.add(rule(nxt(f("wsto", O, N, I, V)), true(f("wsto", O, N, I, V)), Not(f("wwritten", O, N))))
+            elif self.comp.wide.families:
+                I = Variable("i")
+                book.add(rule(nxt(f("wsto", O, N, I, V)), true(f("wsto", O, N, I, V))))
 
     def defines(self, relation: str) -> bool:
         """Whether some rule defines ``relation``."""
