@@ -95,11 +95,22 @@ class RuleBook:
             groups = rest + [merged]
         if len(groups) < 2:
             return rule
+        binders: dict[str, Any] = {}
+        for lit in body:
+            if getattr(lit, "name", None) in ("rseat", "rnext", "rtseat", "rtnext") and lit.args:
+                arg = lit.args[-1]
+                if getattr(arg, "name", "").startswith(_FUNCTIONAL) and arg.__class__.__name__ == "Variable":
+                    binders.setdefault(arg.name, lit)
         new_body: list[Any] = []
         for names, lits in groups:
             if names & head_vars or not names or len(lits) < 2:
                 new_body += lits
                 continue
+            used = {v.name for lit in lits for v in lit.variables() if v.name.startswith(_FUNCTIONAL)}
+            if any(u not in binders for u in used):
+                new_body += lits
+                continue
+            lits = [binders[u] for u in sorted(used) if binders[u] not in lits] + lits
             key = ("factor", tuple(lits))
             atom = self.memo.get(key)
             if atom is None:
