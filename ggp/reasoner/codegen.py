@@ -36,6 +36,7 @@ class Layout:
     block_copy: dict[tuple[int, int], set[int]] = field(default_factory=lambda: defaultdict(set))
     blocks: dict[tuple[int, int], list[tuple[int, Body]]] = field(default_factory=lambda: defaultdict(list))
     straight: list[tuple[int, Body]] = field(default_factory=list)
+    shared: list[int] = field(default_factory=list)
 
 
 class _Writer:
@@ -283,6 +284,10 @@ class Generator:
                     lay.static_copy.add(s)
                 else:
                     lay.straight.append((s, (pos, neg)))
+        needs: Counter[int] = Counter()
+        for rules in lay.blocks.values():
+            needs.update(self.cone([b for _, b in rules]))
+        lay.shared = sorted((a for a, n in needs.items() if n > 1), key=self._key)
         return lay
 
     @staticmethod
@@ -292,9 +297,17 @@ class Generator:
     def blocks(self, w: _Writer, lay: Layout, prefix: str) -> None:
         """One function per triggering move, the dispatch tables ``{prefix}B<r>`` and copy masks."""
         net = self.net
+        position = {a: i for i, a in enumerate(lay.shared)}
         for (r, m), rules in sorted(lay.blocks.items()):
-            w.add(0, f"def {prefix}b{r}_{m}(s, mv, J):")
-            self.compute(w, 1, [b for _, b in rules], set(), set())
+            w.add(0, f"def {prefix}b{r}_{m}(s, mv, J, V):")
+            bodies = [b for _, b in rules]
+            from_v = [a for a in self.cone(bodies) if a in position]
+            if len(from_v) == 1:
+                w.add(1, f"a{from_v[0]} = V[{position[from_v[0]]}]")
+            elif from_v:
+                getter = w.getter(tuple(position[a] for a in from_v))
+                w.add(1, ", ".join(f"a{a}" for a in from_v) + f" = {getter}(V)")
+            self.compute(w, 1, bodies, set(from_v), set())
             grouped: dict[int, list[Body]] = defaultdict(list)
             for s, body in rules:
                 grouped[s].append(body)
@@ -305,7 +318,7 @@ class Generator:
                 else:
                     w.add(1, f"if {cond}:")
                     w.add(2, f"mv[{s}] = 1")
-        w.add(0, "def _nop(s, mv, J):")
+        w.add(0, "def _nop(s, mv, J, V):")
         w.add(1, "pass")
         for r, moves in enumerate(net.moves):
             if any(key[0] == r for key in lay.blocks):
@@ -326,9 +339,12 @@ class Generator:
                           f".to_bytes({lay.size}, 'little'))")
         else:
             w.add(indent, f"mv = bytearray({lay.size})")
+        if lay.blocks:
+            self.compute(w, indent, [((a,), ()) for a in lay.shared], done, loaded)
+            w.add(indent, f"V = ({''.join(f'a{a}, ' for a in lay.shared)})")
         for r in range(len(net.roles)):
             if any(key[0] == r for key in lay.blocks):
-                w.add(indent, f"{prefix}B{r}[J[{r}]](s, mv, J)")
+                w.add(indent, f"{prefix}B{r}[J[{r}]](s, mv, J, V)")
         for s in lay.constants:
             w.add(indent, f"mv[{s}] = 1")
         self.compute(w, indent, [b for _, b in lay.straight], done, loaded)
