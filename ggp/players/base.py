@@ -8,9 +8,18 @@ was told (its own moves and percepts, or every joint move in a fully observed GD
 legal moves in a state consistent with that, and the :class:`~ggp.players.deadline.Deadline`
 by which it must answer.
 
+In a GDL-II game the view also holds the role's :class:`~ggp.belief.Belief` (exact questions:
+what is certain, possible, probable, legal everywhere) and :meth:`TurnView.hypotheses`: weighted
+states of the player's own machine, ready for search.
+
 A strategy that searches should call :meth:`TurnView.propose` whenever it finds a better move;
 if it is still thinking when the time is up, the proposed move (or else a legal move) is sent
 for it (see :mod:`ggp.players.session`). Randomness comes from the ``rng`` passed in.
+
+Besides the four events a player may override informational hooks (:meth:`Player.on_percepts`,
+:meth:`Player.on_substitution`, :meth:`Player.on_match_end`) and keep learned data in
+:attr:`Player.memory` across matches when :meth:`Player.persist` says so (saved under the data
+directory, see :mod:`ggp.players.memory`; :meth:`Player.reset` forgets it).
 """
 
 from __future__ import annotations
@@ -19,12 +28,17 @@ import random
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.players.deadline import Deadline
+from ggp.players.particles import Hypotheses, Hypothesis
 from ggp.reasoner.machine import JointMove, State, StateMachine
+
+if TYPE_CHECKING:
+    from ggp.belief import Belief
+    from ggp.players.knowledge import Knowledge
 
 
 @dataclass(frozen=True)
@@ -85,9 +99,10 @@ class TurnView:
     ``moves[i]`` and ``percepts[i]`` are the player's own move and percepts of turn ``i`` as the
     manager reported them (None when not reported). ``joint_moves`` holds every joint move when
     the manager told them (GDL messages); then ``state`` is the true state. Otherwise ``state`` is
-    one state consistent with everything the player was told (``consistent`` False if none was
-    found in time and percepts had to be ignored), and ``legal_moves`` are the role's legal moves
-    there (empty at the end of the match).
+    the most probable state consistent with everything the player was told (``consistent`` False
+    if none was found and percepts had to be ignored), ``belief`` is the role's belief (None when
+    the state is known or the rules or reports are beyond it), and ``legal_moves`` are the role's
+    moves legal in every possible state (empty at the end of the match).
     """
 
     match: MatchInfo
@@ -100,7 +115,9 @@ class TurnView:
     legal_moves: tuple[Term, ...]
     deadline: Deadline
     consistent: bool = True
+    belief: Belief | None = None
     _proposal: _Proposal = field(default_factory=_Proposal, repr=False)
+    _knowledge: Knowledge | None = field(default=None, repr=False)
 
     @property
     def role(self) -> Constant:
@@ -121,6 +138,18 @@ class TurnView:
     def fully_observed(self) -> bool:
         """True when every joint move so far is known, so ``state`` is the true state."""
         return self.joint_moves is not None
+
+    def hypotheses(self, k: int | None = None) -> Hypotheses:
+        """Weighted states of :attr:`machine` that the role considers possible, with histories.
+
+        The session's current hypotheses (weights summing to one), or ``k`` of them drawn in
+        proportion to their weights (equally weighted). In a fully observed game: the true state.
+        """
+        if self._knowledge is None:
+            assert self.state is not None, "no state is known"
+            single = Hypotheses([Hypothesis(self.state, 1.0, self.joint_moves or ())])
+            return single if k is None else single.resample(k, random.Random(0))
+        return self._knowledge.hypotheses(k)
 
     def propose(self, move: Term) -> None:
         """Record ``move`` as the best found so far; it is sent if time runs out."""
@@ -147,6 +176,8 @@ class Player(ABC):
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.reasoner = reasoner
+        #: Learned data kept across matches when :meth:`persist` is True (JSON values only).
+        self.memory: dict[str, Any] = {}
 
     def start(self, view: StartView) -> None:
         """Prepare for a match before ``view.deadline`` (default: nothing to prepare)."""
@@ -160,6 +191,33 @@ class Player(ABC):
 
     def abort(self, match: MatchInfo) -> None:
         """The match was cancelled (default: nothing)."""
+
+    # --- informational hooks (default: nothing) ----------------------------------------------
+
+    def on_percepts(self, view: TurnView, percepts: frozenset[Term]) -> None:
+        """The last transition brought ``percepts`` (called before :meth:`play` or :meth:`stop`)."""
+
+    def on_substitution(self, view: TurnView, answered: Term, played: Term) -> None:
+        """The manager played ``played`` for the player instead of its answer ``answered`` (late,
+        lost or illegal), before :meth:`play` or :meth:`stop`."""
+
+    def on_match_end(self, view: TurnView, goals: dict[Constant, float]) -> None:
+        """After :meth:`stop`: each role's goal, averaged over the final states still possible
+        (exact when the final state is known or every possible one agrees)."""
+
+    # --- learning across matches ------------------------------------------------------------
+
+    def persist(self) -> bool:
+        """True to keep :attr:`memory` between matches: it is loaded before the first match and
+        saved after each one (default False: nothing is saved)."""
+        return False
+
+    def reset(self) -> None:
+        """Forget everything learned: clear :attr:`memory` and the saved copy."""
+        from ggp.players.memory import forget
+
+        self.memory.clear()
+        forget(self)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

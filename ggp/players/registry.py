@@ -18,7 +18,9 @@ from ggp.players.base import Player
 P = TypeVar("P", bound=type[Player])
 
 #: Modules whose import registers the built-in players (later modules append themselves here).
-BUILTIN_MODULES: list[str] = ["ggp.players.simple"]
+BUILTIN_MODULES: list[str] = [
+    "ggp.players.simple", "ggp.players.pimc", "ggp.players.ismcts", "ggp.players.iimc", "ggp.players.human",
+]
 
 _REGISTRY: dict[str, type[Player]] = {}
 

@@ -1,4 +1,4 @@
-"""One match of one player: its history, its state tracking, and a move in time, always.
+"""One match of one player: its history, its knowledge of the state, and a move in time, always.
 
 :class:`PlayerSession` sits between a transport (the HTTP player server, or the game manager's
 in-process client) and a :class:`~ggp.players.base.Player`. Every call into the player and every
@@ -6,6 +6,11 @@ reasoner query runs on the session's own worker thread, one task after another, 
 and its state machine are never used from two threads at once. The transport waits for the
 answer until the deadline it was given; if the strategy is still thinking then, it gets the
 move the strategy proposed so far, or else a legal move chosen before the strategy started.
+
+Each observation updates the role's :class:`~ggp.players.knowledge.Knowledge` (its belief and
+hypotheses) within a share of the turn; then the player's hooks run (percepts, a substituted
+move), then :meth:`~ggp.players.base.Player.play`. A persistent player's memory is loaded
+before its first match and saved after each (:mod:`ggp.players.memory`).
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ from typing import Any, TypeVar
 from ggp.errors import GGPError
 from ggp.gdl.terms import Term
 from ggp.gdl.validate import prepare
+from ggp.gdl.terms import Constant
+from ggp.players import memory
 from ggp.players.base import MatchInfo, Player, StartView, TurnView, _Proposal
 from ggp.players.deadline import Deadline
-from ggp.players.tracker import HistoryTracker, Observation
+from ggp.players.knowledge import Knowledge
+from ggp.players.tracker import Observation
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import JointMove, StateMachine
 
@@ -32,7 +40,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: Share of a turn's time that tracking the history may use before the strategy starts.
+#: Share of a turn's time that updating the knowledge may use before the strategy starts.
 TRACKING_SHARE = 0.5
 
 
@@ -118,13 +126,14 @@ class PlayerSession:
         self.reasoner = reasoner if reasoner is not None else player.reasoner
         self.rng = rng if rng is not None else random.Random(player.rng.getrandbits(64))
         self.machine: StateMachine | None = None
-        self.tracker: HistoryTracker | None = None
+        self.knowledge: Knowledge | None = None
         self.error: str | None = None
         self.moves: list[Term | None] = []
         self.percepts: list[frozenset[Term] | None] = []
         self.joints: list[JointMove] | None = []
         self.answers: dict[int, Term] = {}
         self._previous: tuple[tuple[Term, ...], Term | None] = ((), None)
+        self._answered: Term | None = None
         self.closed = False
         self._worker = _Worker(f"player-{match.match_id}")
 
@@ -146,7 +155,8 @@ class PlayerSession:
         if turn is not None and turn in self.answers:
             return self.answers[turn]
         slot = _Turn()
-        future = self._submit(lambda: self._play_task(list(observations), slot, deadline))
+        answered = self._answered
+        future = self._submit(lambda: self._play_task(list(observations), slot, deadline, answered))
         move = self._wait(future, deadline)
         if move is not None and (slot.legal is None or move in slot.legal):
             chosen: Term | None = move
@@ -161,6 +171,7 @@ class PlayerSession:
             self._previous = (slot.legal, chosen)
         if chosen is not None and turn is not None:
             self.answers[turn] = chosen
+        self._answered = chosen
         return chosen
 
     def _guess(self) -> Term | None:
@@ -174,13 +185,14 @@ class PlayerSession:
 
     def stop(self, observations: Sequence[Observation], deadline: Deadline) -> None:
         """Record the last transition, tell the player the match is over, then close."""
-        self._wait(self._submit(lambda: self._stop_task(list(observations), deadline)), deadline)
+        answered = self._answered
+        self._wait(self._submit(lambda: self._stop_task(list(observations), deadline, answered)), deadline)
         self.close()
 
     def abort(self) -> None:
         """Close, then tell the player the match was cancelled (once it is not busy)."""
         self.closed = True
-        self._worker.close(last=lambda: self.player.abort(self.match))
+        self._worker.close(last=self._abort_task)
 
     def close(self) -> None:
         """Stop accepting work and release waiting transports; a running task ends unobserved."""
@@ -210,49 +222,96 @@ class PlayerSession:
             description, _ = prepare(self.match.description)
             self.machine = make_machine(description, self.reasoner) if self.reasoner \
                 else make_machine(description)
-            self.tracker = HistoryTracker(self.machine, self.match.role, self.rng)
+            self.knowledge = Knowledge(self.machine, description, self.match.role, self.rng,
+                                       self.match.play_clock)
+            self.knowledge.start()
         except (GGPError, ValueError, RuntimeError) as exc:
             self.error = f"cannot reason about these rules: {exc}"
             log.error("%s: %s", self.match.match_id, self.error)
             return
+        memory.load(self.player)
         self.player.start(StartView(self.match, self.machine, deadline))
+
+    def _abort_task(self) -> None:
+        try:
+            self.player.abort(self.match)
+        finally:
+            memory.save(self.player)
 
     def _observe(self, observations: list[Observation], deadline: Deadline, live: bool) -> bool:
         """Add observations to the history; False when the session cannot reason any more."""
-        for obs in observations:
+        for i, obs in enumerate(observations):
             self.moves.append(obs.move)
             self.percepts.append(obs.percepts)
             if self.joints is not None:
                 self.joints = self.joints + [obs.joint] if obs.joint is not None else None
-            if self.tracker is None:
+            if self.knowledge is None:
                 continue
             try:
-                self.tracker.observe(obs, deadline, live)
+                self.knowledge.observe(obs, deadline, live or i < len(observations) - 1)
             except GGPError as exc:
                 self.error = str(exc)
-                self.tracker = None
+                self.knowledge = None
                 log.error("%s: %s", self.match.match_id, exc)
-        return self.tracker is not None
+        return self.knowledge is not None
 
     def _view(self, deadline: Deadline, slot: _Turn, legal: tuple[Term, ...]) -> TurnView:
-        assert self.machine is not None and self.tracker is not None
+        assert self.machine is not None and self.knowledge is not None
+        knowledge = self.knowledge
         return TurnView(
             self.match, self.machine, len(self.moves), tuple(self.moves), tuple(self.percepts),
-            tuple(self.joints) if self.joints is not None else None, self.tracker.state, legal,
-            deadline, self.tracker.exact, _proposal=slot.proposal,
+            tuple(self.joints) if self.joints is not None else None, knowledge.state, legal,
+            deadline, knowledge.consistent, knowledge.belief, _proposal=slot.proposal, _knowledge=knowledge,
         )
 
-    def _play_task(self, observations: list[Observation], slot: _Turn, deadline: Deadline) -> Term | None:
+    def _hooks(self, view: TurnView, observations: list[Observation], answered: Term | None) -> None:
+        """Tell the player about the new percepts and a substituted move (its bugs are logged)."""
+        try:
+            if observations:
+                last = observations[-1]
+                if answered is not None and last.move is not None and last.move != answered:
+                    self.player.on_substitution(view, answered, last.move)
+                if last.percepts:
+                    self.player.on_percepts(view, last.percepts)
+        except Exception as exc:  # noqa: BLE001 - an informational hook must not cost the move
+            log.warning("%s: hook failed: %s: %s", self.match.match_id, type(exc).__name__, exc)
+
+    def _play_task(self, observations: list[Observation], slot: _Turn, deadline: Deadline,
+                   answered: Term | None) -> Term | None:
         if not self._observe(observations, deadline.share(TRACKING_SHARE), live=True):
             return None
-        assert self.tracker is not None
-        legal = self.tracker.legal_moves()
+        assert self.knowledge is not None
+        legal = self.knowledge.legal_moves()
         slot.legal = legal
         slot.fallback = legal[self.rng.randrange(len(legal))] if legal else None
         if deadline.expired or not legal:
             return None
-        return self.player.play(self._view(deadline, slot, legal))
+        view = self._view(deadline, slot, legal)
+        self._hooks(view, observations, answered)
+        if deadline.expired:
+            return None
+        return self.player.play(view)
 
-    def _stop_task(self, observations: list[Observation], deadline: Deadline) -> None:
-        if self._observe(observations, deadline.share(TRACKING_SHARE), live=False):
-            self.player.stop(self._view(deadline, _Turn(), ()))
+    def _stop_task(self, observations: list[Observation], deadline: Deadline, answered: Term | None) -> None:
+        try:
+            if self._observe(observations, deadline.share(TRACKING_SHARE), live=False):
+                view = self._view(deadline, _Turn(), ())
+                self._hooks(view, observations, answered)
+                self.player.stop(view)
+                self.player.on_match_end(view, self._outcome(view))
+        finally:
+            memory.save(self.player)
+
+    def _outcome(self, view: TurnView) -> dict[Constant, float]:
+        """Each role's goal averaged over the final states still possible (roles without one left out)."""
+        totals: dict[Constant, float] = {}
+        weights: dict[Constant, float] = {}
+        for h in view.hypotheses():
+            try:
+                goals = view.machine.goals(h.state)
+            except GGPError:
+                continue
+            for role, value in goals.items():
+                totals[role] = totals.get(role, 0.0) + h.weight * value
+                weights[role] = weights.get(role, 0.0) + h.weight
+        return {role: totals[role] / weights[role] for role in view.match.roles if weights.get(role)}

@@ -1,0 +1,271 @@
+"""What one role knows during a match: its belief over states and weighted hypotheses.
+
+:class:`Knowledge` is kept by the player's session and updated with every observation:
+
+* in a fully observed game (GDL messages carry every joint move) the state is simply played
+  forward;
+* otherwise the role's :class:`~ggp.belief.Belief` (exact and complete: a clingo encoding of
+  the histories) is updated; it gives the moves legal in every possible state and refills the
+  hypotheses; and a population of :class:`~ggp.players.particles.Hypothesis` is carried forward
+  by the player's fast state machine (:func:`~ggp.players.particles.extend`), which costs far
+  less than sampling every history afresh from the solver each turn. When the population dies
+  out or has too few distinct members, it is refilled with weighted samples from the belief;
+* without a belief (rules outside the temporal encoding, unreported moves or percepts, reports
+  that no history explains, updates slower than the clock allows) the population goes on alone,
+  and when it dies out a :class:`~ggp.players.tracker.HistoryTracker` (depth-first search for
+  one history, relaxing percepts if it must) supplies one. ``consistent`` then says whether the
+  hypotheses still explain every percept.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+from ggp.belief import Belief
+from ggp.errors import GGPError
+from ggp.gdl.rules import GameDescription
+from ggp.gdl.terms import Constant, Term, sort_key
+from ggp.players.deadline import Deadline
+from ggp.players.particles import Hypotheses, Hypothesis, extend, replay
+from ggp.players.tracker import HistoryTracker, Observation, TrackingError
+from ggp.reasoner.machine import JointMove, State, StateMachine
+
+log = logging.getLogger(__name__)
+
+#: Hypotheses carried from turn to turn.
+POPULATION = 96
+#: Refill from the belief when fewer distinct histories than this share of the population survive.
+REFILL_BELOW = 0.25
+#: A belief whose update takes more than this share of the play clock is given up.
+BELIEF_SHARE = 0.5
+
+
+class Knowledge:
+    """One role's knowledge of the state in one match (see the module doc).
+
+    ``play_clock`` (seconds) bounds how slow a belief update may be before the belief is given
+    up; ``population`` is the number of hypotheses carried.
+    """
+
+    def __init__(self, machine: StateMachine, description: GameDescription, role: Constant,
+                 rng: random.Random, play_clock: float = 10.0, population: int = POPULATION,
+                 use_belief: bool = True):
+        self.machine = machine
+        self.description = description
+        self.role = role
+        self.index = machine.role_index(role)
+        self.rng = rng
+        self.play_clock = play_clock
+        self.size = population
+        self.observations: list[Observation] = []
+        self.consistent = True
+        self.note: str | None = None
+        self.tracker: HistoryTracker | None = None
+        self.belief: Belief | None = None
+        self._population: list[Hypothesis] = [Hypothesis(machine.initial_state(), 1.0, ())]
+        self._use_belief = use_belief and description.uses_sees
+        self._belief_started = False
+        self._legal: tuple[Term, ...] | None = None
+        self._sample_cost = 0.01  # seconds per history and step drawn from the belief, learned
+        self._exact = True  # every hypothesis explains every percept
+
+    # --- what the session asks --------------------------------------------------------------
+
+    @property
+    def fully_observed(self) -> bool:
+        """True while every observation carried the whole joint move (the state is known)."""
+        return all(o.joint is not None for o in self.observations)
+
+    @property
+    def state(self) -> State:
+        """The most probable end state among the hypotheses (the true state when fully observed)."""
+        return max(self._population, key=lambda h: h.weight).state
+
+    @property
+    def history(self) -> tuple[JointMove, ...]:
+        """The history of the most probable hypothesis."""
+        return max(self._population, key=lambda h: h.weight).history
+
+    def hypotheses(self, k: int | None = None) -> Hypotheses:
+        """The current hypotheses (normalised), or ``k`` of them resampled in proportion to weight."""
+        population = Hypotheses(self._population)
+        return population if k is None else population.resample(k, self.rng)
+
+    def legal_moves(self) -> tuple[Term, ...]:
+        """The role's moves that are legal in every possible state (none once the game is over).
+
+        Exact from the belief when there is one; else the moves legal in every hypothesis (if
+        none is, those legal in the most probable one).
+        """
+        if self._legal is None:
+            self._legal = self._find_legal()
+        return self._legal
+
+    def _find_legal(self) -> tuple[Term, ...]:
+        machine, role = self.machine, self.role
+        live = [h for h in self._population if not machine.is_terminal(h.state)]
+        if not live:
+            return ()
+        if self.belief is not None and not self.fully_observed:
+            try:
+                moves = self.belief.legal_everywhere()
+                if moves:
+                    return moves
+            except GGPError as exc:
+                self._drop_belief(f"belief query failed: {exc}")
+        common: set[Term] | None = None
+        for state in {h.state for h in live}:
+            legal = set(machine.legal_moves(state, role))
+            common = legal if common is None else common & legal
+        if common:
+            return tuple(sorted(common, key=sort_key))
+        return machine.legal_moves(max(live, key=lambda h: h.weight).state, role)
+
+    # --- observations -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Build the belief (grounds the first part of the encoding); cheap for most games."""
+        if self._use_belief and not self._belief_started:
+            self._belief_started = True
+            try:
+                self.belief = Belief(self.description, self.role, machine=self.machine)
+            except GGPError as exc:
+                self._drop_belief(f"no belief for these rules: {exc}")
+
+    def observe(self, observation: Observation, deadline: Deadline, live: bool = True) -> None:
+        """Add one step (``live``: the game goes on after it), within ``deadline`` as far as it can.
+
+        The hypotheses are carried forward; refilled from the belief when too few distinct ones
+        survive (or they were inexact); when none survives and there is no time to sample the
+        belief (or no belief), the tracker supplies one history (inexact if it had to ignore
+        percepts), and is kept up to date from then on.
+        """
+        self.start()
+        self.observations.append(observation)
+        self._legal = None
+        if observation.joint is not None:
+            self._observe_joint(observation.joint)
+            return
+        self._update_belief(observation)
+        if self.tracker is not None:
+            self._track(observation, deadline.share(0.3), live)
+        move, percepts = observation.move, observation.percepts
+        alive = extend(self.machine, self._population, self.index, move, percepts, live, self.rng,
+                       deadline.share(0.4))
+        exact = self._exact and percepts is not None
+        if self.belief is not None and (not exact or len({h.history for h in alive}) < REFILL_BELOW * self.size):
+            refilled = self._refill(alive if exact else [], deadline)
+            if refilled:
+                alive, exact = refilled, True
+        if not alive:
+            alive, exact = self._from_tracker(deadline, live)
+        self._exact = exact
+        self.consistent = exact
+        self._population = _regrow(alive, self.size, self.rng)
+
+    def _track(self, observation: Observation, deadline: Deadline, live: bool) -> None:
+        assert self.tracker is not None
+        try:
+            self.tracker.observe(observation, deadline, live)
+        except GGPError as exc:
+            log.warning("%s: %s", self.role, exc)
+            self.tracker = None
+
+    def _observe_joint(self, joint: JointMove) -> None:
+        """A step whose joint move is known: every hypothesis plays it (those it fits)."""
+        alive = []
+        for h in self._population:
+            try:
+                if all(m in legal for m, legal in zip(joint, self.machine.all_legal_moves(h.state))):
+                    alive.append(Hypothesis(self.machine.next_state(h.state, joint), h.weight, h.history + (joint,)))
+            except GGPError:
+                continue
+        if not alive:  # the hypotheses were wrong: only the told moves are certain
+            self.consistent = False
+            alive = [Hypothesis(self.machine.next_state(self.state, joint), 1.0, self.history + (joint,))]
+        self._population = alive
+
+    def _update_belief(self, observation: Observation) -> None:
+        belief = self.belief
+        if belief is None:
+            return
+        if observation.move is None or observation.percepts is None:
+            self._drop_belief("a step's move or percepts were not reported")
+            return
+        began = time.monotonic()
+        try:
+            belief.update(observation.move, observation.percepts)
+        except GGPError as exc:
+            self._drop_belief(str(exc))
+            return
+        spent = time.monotonic() - began
+        if spent > BELIEF_SHARE * self.play_clock:
+            self._drop_belief(f"a belief update took {spent:.2f} s, too long for a {self.play_clock:g} s clock")
+
+    def _drop_belief(self, why: str) -> None:
+        if self.belief is not None or self._use_belief:
+            log.info("%s: %s; going on with hypotheses alone", self.role, why)
+        self.belief = None
+        self._use_belief = False
+        self.note = why
+
+    def _refill(self, alive: list[Hypothesis], deadline: Deadline) -> list[Hypothesis]:
+        """``alive`` plus fresh weighted samples from the belief (each group weighted by its
+        size); ``alive`` alone when there is no time to sample."""
+        assert self.belief is not None
+        budget = deadline.remaining() * 0.8
+        # The sampler checks its budget only after a step of every history: ask for as many as
+        # the pace of the last refill says fit; none when not even one fits (the estimate
+        # decays, so sampling is tried again later).
+        steps = len(self.observations)
+        k = min(self.size, int(budget / (self._sample_cost * steps)))
+        if k < 1:
+            self._sample_cost *= 0.8
+            return alive
+        began = time.monotonic()
+        try:
+            sample = self.belief.sample(k, self.rng, budget=budget)
+        except GGPError as exc:
+            self._drop_belief(f"sampling failed: {exc}")
+            return alive
+        spent = (time.monotonic() - began) / (len(sample) * steps)
+        self._sample_cost = max(spent, 0.5 * self._sample_cost, 1e-5)
+        fresh = [Hypothesis(self.machine.convert(p.state), p.weight, p.history) for p in sample]
+        if not alive:
+            return fresh
+        # Both groups estimate the same posterior: the union, each group's total weight in
+        # proportion to its number of members, estimates it too.
+        scale_old = len(alive) / sum(h.weight for h in alive)
+        scale_new = len(fresh) / sum(h.weight for h in fresh)
+        return ([Hypothesis(h.state, h.weight * scale_old, h.history) for h in alive]
+                + [Hypothesis(h.state, h.weight * scale_new, h.history) for h in fresh])
+
+    def _from_tracker(self, deadline: Deadline, live: bool) -> tuple[list[Hypothesis], bool]:
+        """One history from the depth-first tracker (built on first need), the last resort, and
+        whether it explains every percept."""
+        if self.tracker is None:
+            self.tracker = HistoryTracker(self.machine, self.role, random.Random(self.rng.getrandbits(64)))
+            for i, observation in enumerate(self.observations):
+                last = i == len(self.observations) - 1
+                self._track(observation, deadline.share(0.5 if last else 0.2), live or not last)
+                if self.tracker is None:
+                    break
+        if self.tracker is None:
+            raise TrackingError("no history of the game fits the moves reported")
+        history = tuple(self.tracker.joints)
+        try:
+            state = replay(self.machine, history)
+        except GGPError:
+            state = self.tracker.state
+        return [Hypothesis(state, 1.0, history)], self.tracker.exact
+
+
+def _regrow(alive: list[Hypothesis], size: int, rng: random.Random) -> list[Hypothesis]:
+    """``alive`` resampled to ``size`` when its weights are uneven or it has shrunk; else as is."""
+    total = sum(h.weight for h in alive)
+    ess = total * total / sum(h.weight * h.weight for h in alive)
+    if len(alive) == size and ess >= 0.5 * size:
+        return alive
+    return list(Hypotheses(alive).resample(size, rng))

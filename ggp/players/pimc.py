@@ -1,0 +1,49 @@
+"""``pimc``: perfect-information Monte Carlo over sampled states (HyperPlay's idea).
+
+Each round draws one hypothesis (a state the role considers possible) in proportion to its
+weight and evaluates every own legal move on it by a random playout, as if that state were the
+true one; a move's value is its mean over the rounds, hence the weighted average over the
+states. It plays the move with the best mean when the time is up (proposing the best so far
+as it goes). Like every player that treats sampled states as known, it never values
+information: asking costs something in every sampled state and tells nothing in any of them.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ggp.gdl.terms import Term
+from ggp.players.base import Player, TurnView
+from ggp.players.registry import register
+from ggp.players.search import MoveStats, best_move, stop_time, value_of_move
+
+
+@register
+class PimcPlayer(Player):
+    """Flat Monte Carlo on weighted hypotheses, averaged with their weights."""
+
+    name = "pimc"
+    summary = "perfect-information Monte Carlo: playouts on sampled states, weighted average"
+
+    def play(self, view: TurnView) -> Term:
+        """The own legal move with the best mean playout value over the hypotheses."""
+        legal = view.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        machine, rng = view.machine, self.rng
+        index = machine.role_index(view.role)
+        hypotheses = view.hypotheses()
+        stats = {move: MoveStats() for move in legal}
+        stop = stop_time(view.deadline)
+        rounds = 0
+        while time.monotonic() < stop:
+            state = hypotheses.draw(rng).state
+            allowed = machine.legal_moves(state, view.role)
+            for move in legal:
+                if move in allowed:
+                    stats[move].add(value_of_move(machine, state, index, move, rng))
+            rounds += 1
+            if rounds % 16 == 0:
+                view.propose(best_move(legal, stats, rng))
+        self.last_search = {"rounds": rounds, "hypotheses": len(hypotheses)}
+        return best_move(legal, stats, rng)
