@@ -61,11 +61,12 @@ class Compiler(CardSetMixin, PointMapMixin):
     batch_of: dict[int, str]
 
     def __init__(self, model: GameModel, book: RuleBook, program: ir.Program, domains: CardDomains,
-                 ordered: set[Location], heapy: set[Location]):
+                 ordered: set[Location], heapy: set[Location], linked: set[Location]):
         super().__init__(model, book, program)
         self.domains = domains
         self.ordered = ordered
         self.heapy = heapy
+        self.linked = linked
         self.chance_uses = {}
         self.current_guards = []
         self.batch_of = {}
@@ -218,15 +219,21 @@ def _walk_with_env(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:
             stack.append((child, item_env))
 
 
-def order_facts(program: ir.Program, model: GameModel, domains: CardDomains) -> tuple[set[Location], set[Location]]:
-    """Which locations are ordered and which can hold a heap."""
+def order_facts(program: ir.Program, model: GameModel,
+                domains: CardDomains) -> tuple[set[Location], set[Location], set[Location]]:
+    """Which locations are ordered, which can hold a heap, and which keep their whole order
+    (their bottom card is read: "linked")."""
     tops: set[Location] = set()
+    bottoms: set[Location] = set()
     for expr, env in program_expressions(program, model):
         for node, node_env in _walk_with_env(expr, env):
             if isinstance(node, CardAt) and node.position in ("top", "bottom"):
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation):
-                    tops.update(concrete(real, real_env, model))
+                    places = concrete(real, real_env, model)
+                    tops.update(places)
+                    if node.position == "bottom":
+                        bottoms.update(places)
     shuffled: set[Location] = set()
     edges: list[tuple[set[Location], set[Location]]] = []
     for effect in program.effects.values():
@@ -237,7 +244,8 @@ def order_facts(program: ir.Program, model: GameModel, domains: CardDomains) -> 
 
             sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
             edges.append((sources, set(concrete(effect.target, effect.env, model))))
-    return order_classes(model, tops, shuffled, edges)
+    ordered, heapy = order_classes(model, tops, shuffled, edges)
+    return ordered, heapy, bottoms
 
 
 __all__ = ["Compiler", "Translation", "order_facts", "program_expressions"]

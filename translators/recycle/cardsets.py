@@ -311,8 +311,12 @@ class CardSetMixin(CoreCompiler):
     def card_at(self, node: CardAt, env: Env, ctl: Ctl) -> Val:
         """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
         real, real_env = deref(node.cards, env)
+        if node.position == "bottom" and isinstance(real, CardLocation):
+            lits, loc = self.loc_term(real, real_env, ctl)
+            v = self.fresh("c")
+            return lits + [f("bottomcard", loc, v)], v
         if node.position != "top":
-            raise TranslationError(node, "only the top card of a collection can be read")
+            raise TranslationError(node, "only the top or bottom card of a location can be read")
         if isinstance(real, Tuples):
             real = CollectionAt("top", real, line=node.line, column=node.column)
         if not isinstance(real, CardLocation):

@@ -47,7 +47,7 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
-                    ordered: set[Location], heapy: set[Location]) -> None:
+                    ordered: set[Location], heapy: set[Location], linked: set[Location] = frozenset()) -> None:
     """The card fluents' initial values, their frame and update rules."""
     C, L, F, T, X, S = (Variable(n) for n in ("c", "l", "f", "t", "x", "s"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):
@@ -73,6 +73,8 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(f("ordered", loc(place))))
         for place in sorted(heapy):
             book.add(rule(f("heapy", loc(place))))
+        for place in sorted(linked):
+            book.add(rule(f("linked", loc(place))))
     with book.group("who owns a card: the player whose location holds it"):
         book.add(rule(f("owns", C, X), true(f("at", C, L)), f("locowner", L, X)))
     singles = [m for m in emitter.moves if m.kind == "single"]
@@ -107,11 +109,27 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(nxt(f("ontop", L, C)), f("push", L, C)))
             book.add(rule(nxt(f("ontop", L, C)), true(f("ontop", L, C)), Not(f("topleaves", L)),
                           Not(f("pushed", L)), Not(f("reorder", L))))
-            book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L)))
+            book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L), Not(f("linked", L))))
             book.add(rule(nxt(f("lost", L)), true(f("lost", L)), f("nonempty", L), Not(f("shuffled", L)),
                           Not(f("bulkin", L))))
             book.add(rule(nxt(f("lost", L)), f("bulkin", L), f("nonempty", L)))
             book.add(rule(nxt(f("lost", L)), f("bulkfrom", F, L), Not(f("heaptop", F))))
+    if linked:
+        D = Variable("d")
+        with book.group("linked locations (their bottom card is read): each card knows the card under it"):
+            for place in sorted(linked):
+                made = model.cards_at_start(place)
+                for below, above in zip(made, made[1:]):
+                    book.add(rule(f("init", f("under", loc(place), c(above.id), c(below.id)))))
+            book.add(rule(f("hasunder", L, C), true(f("under", L, C, D))))
+            book.add(rule(f("bottomcard", L, C), f("linked", L), true(f("at", C, L)), Not(f("hasunder", L, C))))
+            book.add(rule(nxt(f("under", L, C, X)), f("push", L, C), f("linked", L), true(f("ontop", L, X))))
+            book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, C)), f("leave", L, C),
+                          true(f("under", L, C, D))))
+            book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, D)), Not(f("leave", L, X)),
+                          Not(f("leave", L, D))))
+            book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
+                          true(f("under", L, C, D)), Not(f("pushed", L))))
     if copies or emitter.forgets:
         with book.group("memory locations: copies of cards, and their top"):
             for m in copies:

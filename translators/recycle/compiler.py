@@ -476,10 +476,14 @@ class CoreCompiler:
         shift = 1 if op == ">" else 0
         from translators.recycle.rulebook import describe
 
+        def safe(body: list[Literal]) -> list[Literal]:
+            bound = positive_vars(body)
+            return body + [self.sort_literal(v, srt) for v, srt in params if v not in bound]
+
         with self.book.group(f"{describe(node)}: the left side is at least v, for each v", node):
             for v in range(ra[0], ra[1] + 1):
                 here = f(f"{prefix}_{_n(v)}", *heads)
-                self.book.add(rule(here, substitute(la, ta, num(v)) if isinstance(ta, Variable) else la))
+                self.book.add(rule(here, safe(substitute(la, ta, num(v)) if isinstance(ta, Variable) else la)))
                 if v > ra[0]:
                     self.book.add(rule(f(f"{prefix}_{_n(v - 1)}", *heads), [here]))
             for w in range(rb[0], rb[1] + 1):
@@ -488,7 +492,7 @@ class CoreCompiler:
                     continue
                 reach = f(f"{prefix}_{_n(max(need, ra[0]))}", *heads)
                 body = (substitute(lb, tb, num(w)) if isinstance(tb, Variable) else lb) + [reach]
-                self.book.add(rule(f(result, *heads), body))
+                self.book.add(rule(f(result, *heads), safe(body)))
         return [f(result, *heads)]
 
     def term_interval(self, term: Term, node: Any, env: Env, side: str) -> Interval:

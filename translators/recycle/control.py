@@ -61,6 +61,10 @@ class Control:
         self.stage_refs: dict[str, ir.StageRef] = {"s0": ir.StageRef("s0", "player")}
         self.stage_envs: dict[str, ir.Env] = {}
         self.leaves: list[tuple[str, StepPoint, dict[str, Source], set[str]]] = []
+        self.batch_by_id: dict[str, Batch] = {}
+        self.next_of: dict[str, str] = {}
+        self.cont_of: dict[str, tuple[str, int]] = {}
+        self.guard_batch: dict[int, str] = {}
         self._index(program.body, "s0")
 
     def _index(self, items: list[ir.Item], stage: str) -> None:
@@ -98,6 +102,7 @@ class Control:
                 for j, batch in enumerate(batches):
                     self.points[batch.id] = StepPoint(batch.id, "batch", stages)
                     self.after[batch.id] = self.batch_resume(batches[j + 1], stages) if j + 1 < len(batches) else follow
+                    self.note(batch, batches[j + 1].id if j + 1 < len(batches) else None, (stage, i + 1))
             elif isinstance(item, ir.ChoiceNode):
                 self.points[item.id] = StepPoint(item.id, "choice", stages)
                 for option in item.options:
@@ -107,10 +112,20 @@ class Control:
                             self.points[batch.id] = StepPoint(batch.id, "batch", stages)
                         self.after[batch.id] = (self.batch_resume(batches[j + 1], stages)
                                                 if j + 1 < len(batches) else follow)
+                        self.note(batch, batches[j + 1].id if j + 1 < len(batches) else None, (stage, i + 1))
             else:
                 self._walk(item.body, item.ref.id, stages + (item.ref,))
         self.points["end"] = StepPoint("end", "end", ())
         self.points["loop"] = StepPoint("loop", "loop", ())
+
+    def note(self, batch: Batch, following: str | None, cont: tuple[str, int]) -> None:
+        """Remember what follows a batch, and where its effects' guards are evaluated."""
+        self.batch_by_id[batch.id] = batch
+        if following is not None:
+            self.next_of[batch.id] = following
+        self.cont_of[batch.id] = cont
+        for effect in batch.effects:
+            self.guard_batch[effect.id] = batch.id
 
     # -- seat sources ----------------------------------------------------------------------------
 
@@ -169,7 +184,7 @@ class Control:
             if spec[0] == "batch":
                 stages = spec[2]
                 sigma = {s.id: ("fluent", s.id) for s in stages}
-                self.leaf(root, self.points[spec[1]], sigma, {s.id for s in stages})
+                self.walk_batch(root, spec[1], sigma, {s.id for s in stages}, 0)
             else:
                 _, stage, index = spec
                 stack = self.stack_of(stage)
@@ -193,7 +208,7 @@ class Control:
         if index < len(body):
             item = body[index]
             if isinstance(item, ir.Block):
-                self.leaf(parent, self.points[self.flow_batches[item.id][0].id], sigma, live)
+                self.walk_batch(parent, self.flow_batches[item.id][0].id, sigma, live, depth)
             elif isinstance(item, ir.ChoiceNode):
                 self.leaf(parent, self.points[item.id], sigma, live)
             else:
@@ -244,6 +259,46 @@ class Control:
     def stages_node(self, stage: str) -> ir.StageNode:
         """The IR node of a stage."""
         return self.program.stages[stage]
+
+    def walk_batch(self, parent: str, batch_id: str, sigma: dict[str, Source], live: set[str], depth: int) -> None:
+        """Run a batch, unless every effect of it is under a guard that does not hold: then go
+        on to what follows it (a guarded region costs no step when its condition is false)."""
+        batch = self.batch_by_id[batch_id]
+        common = self.common_guards(batch)
+        if not common:
+            self.leaf(parent, self.points[batch_id], sigma, live)
+            return
+        lits: list[Literal] = []
+        for guard in common:
+            if self.guard_batch.get(guard.anchor) == batch_id:
+                sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
+                for s, src in sigma.items():
+                    sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
+                lits += self.cond(guard.cond, guard.env, SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items())))))
+            else:
+                lits.append(true(f("flag", c(f"g{guard.id}"))))
+        test = self.book.name("runs")
+        yes, no = self.book.name("ctl"), self.book.name("ctl")
+        with self.book.group(f"step {batch_id} runs only if its guards hold"):
+            self.book.add(rule(c(test), [c(parent)] + lits))
+            self.book.add(rule(c(yes), [c(parent), c(test)]))
+            self.book.add(rule(c(no), [c(parent), Not(c(test))]))
+        self.leaf(yes, self.points[batch_id], sigma, live)
+        following = self.next_of.get(batch_id)
+        if following is not None:
+            self.walk_batch(no, following, sigma, live, depth)
+        else:
+            stage, index = self.cont_of[batch_id]
+            self.walk(no, stage, index, sigma, live, depth)
+
+    def common_guards(self, batch: Batch) -> list[ir.Guard]:
+        """The guards every effect of a batch is under."""
+        if not batch.effects:
+            return []
+        shared = list(batch.effects[0].guards)
+        for effect in batch.effects[1:]:
+            shared = [g for g in shared if g in effect.guards]
+        return shared
 
     def leaf(self, parent: str, point: StepPoint, sigma: dict[str, Source], live: set[str]) -> None:
         """The step runs ``point`` with these seats."""

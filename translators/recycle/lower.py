@@ -136,9 +136,13 @@ class Lowerer:
             elif isinstance(item, Choice):
                 flush()
                 out.append(self.choice(item, env))
-            elif isinstance(item, Let) and isinstance(item.body, Choice):
+            elif isinstance(item, Let) and isinstance(_innermost(item), Choice):
                 flush()
-                out.append(self.choice(item.body, env.bind(item.var.name, Alias(item.value, env))))
+                inner_env = env
+                while isinstance(item, Let):
+                    inner_env = inner_env.bind(item.var.name, Alias(item.value, inner_env))
+                    item = item.body
+                out.append(self.choice(item, inner_env))
             else:
                 pending += self.seq([item], env, (), forwards)
         flush()
@@ -540,6 +544,12 @@ class Lowerer:
             if new is not value and new != value:
                 changes[fld.name] = new
         return replace(node, **changes) if changes else node
+
+
+def _innermost(node: Any) -> Any:
+    while isinstance(node, Let):
+        node = node.body
+    return node
 
 
 def _walk(node: Any) -> list[Node]:

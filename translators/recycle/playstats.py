@@ -49,7 +49,7 @@ def ending_of(description: GameDescription, state: State) -> tuple[str, dict[str
 
     names = AspNames()
     program = description_to_asp(description, names) + facts("true", state.fluents, names)
-    shows = "#show score/2. #show scoredigit/3. #show normal_end/0. #show limit/0. #show stuck/0. #show at_step/1. #show failed/1."
+    shows = "#show score/2. #show scoredigit/3. #show normal_end/0. #show limit/0. #show stuck/0. #show at_step/1."
     atoms = [names.to_term(symbol) for symbol in solve_once(program, shows)]
     scores: dict[str, int] = {}
     reasons: list[str] = []
@@ -69,6 +69,10 @@ def ending_of(description: GameDescription, state: State) -> tuple[str, dict[str
     for role, ds in digits.items():
         k = len(ds)
         scores[role] = sum(d * 10**i for i, d in ds.items()) - 5 * 10 ** (k - 1)
+    for fluent in state.fluents:
+        text = str(fluent)
+        if text.startswith("(failed "):
+            reasons.insert(0, str(fluent.args[0]))  # type: ignore[attr-defined]
     if "normal_end" in [str(a) for a in atoms]:
         return "end", scores
     return (reasons[0] if reasons else "unknown"), scores

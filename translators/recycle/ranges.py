@@ -6,8 +6,8 @@ each ``inc``/``dec`` its delta times a bound on how often it can run: once when 
 loop; at most ``500 // k + 1`` times when every pass of its innermost loop makes at least ``k``
 choices (CardStock stops a game at 500 choices); for a loop that makes no choice, one round of
 the cycle (one pass per player or team) per pass of the enclosing loop. When that gives a very
-wide range, the range is widened instead to the constants the program compares the cell with,
-plus one delta. Both are heuristics for loops without choices; a value that leaves its range in
+wide range, the range is narrowed instead to the constants the program compares the cell with
+(a loop usually stops once a value passes them), plus one more round of deltas. Both are heuristics for loops without choices; a value that leaves its range in
 play ends the game with a visible failure (``(failed overflow)``), never with a wrong number.
 """
 
@@ -193,8 +193,9 @@ class Ranges:
                 if unbounded or high - low > WIDE:
                     marks = thresholds.get(key, [])
                     if marks:
-                        low = min(base[0], min(marks) + step_low, 0)
-                        high = max(base[1], max(marks) + step_high, 0)
+                        rounds = self.model.players + 1
+                        low = max(low, min(base[0], min(marks), 0) + rounds * step_low)
+                        high = min(high, max(base[1], max(marks), 0) + rounds * step_high)
                     elif unbounded:
                         node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)  # type: ignore[attr-defined]
                         raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) has no static bound")

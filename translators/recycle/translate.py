@@ -58,8 +58,10 @@ class Translator:
         model = build_model(self.game)
         program = lower(model)
         domains = CardDomains(model, program)
-        ordered, heapy = order_facts(program, model, domains)
-        comp = Compiler(model, book, program, domains, ordered, heapy)
+        ordered, heapy, linked = order_facts(program, model, domains)
+        if linked & heapy:
+            raise TranslationError(self.game, "the bottom card of a shuffled pile cannot be read")
+        comp = Compiler(model, book, program, domains, ordered, heapy, linked)
         self.comp = comp
         bounds = execution_bounds(program, model)
         comp.ranges = Ranges(model, program, self.size_bound, self.sum_interval, self.score_interval,
@@ -91,7 +93,7 @@ class Translator:
         self.chance(batches)
         self.storage(model)
         self.turns(control, option_first, program)
-        emit_card_state(book, model, emitter, ordered, heapy)
+        emit_card_state(book, model, emitter, ordered, heapy, linked)
         emitter.emit_temps(batches, blocks)
         self.ending(control, program)
         emit_percepts(book, model, emitter)

@@ -1,0 +1,105 @@
+"""Shared helpers for the translator tests: cached translations and machines, invariant checks."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+
+from ggp.gdl.terms import Constant, Function, Term
+from ggp.reasoner import make_machine
+from ggp.reasoner.machine import State, StateMachine
+from tests.conftest import SHARED
+from translators.recycle.assembly import Translation
+from translators.recycle.model import Location
+from translators.recycle.translate import translate_file
+
+CORPUS = SHARED / "corpus" / "recycle"
+REFERENCE = SHARED / "reference" / "cardstock-random-play.json"
+
+
+@lru_cache(maxsize=None)
+def translation(path: str) -> Translation:
+    """The translation of a file (once per test session)."""
+    return translate_file(path)
+
+
+@lru_cache(maxsize=8)
+def machine(path: str, kind: str = "auto") -> StateMachine:
+    """A reasoner for a translated file (a few kept per test session)."""
+    return make_machine(translation(path).description, kind)
+
+
+def location_of(term: Term) -> Location:
+    """The model location a ``(loc OWNER VIS NAME)`` term names."""
+    assert isinstance(term, Function) and term.name == "loc"
+    owner, vis, name = (str(a) for a in term.args)
+    return Location(owner, vis, name.upper().rstrip("_"))
+
+
+def card_places(state: State) -> dict[str, list[Term]]:
+    """Every card's locations in a state (from the ``at`` fluents)."""
+    places: dict[str, list[Term]] = {}
+    for fluent in state.fluents:
+        if isinstance(fluent, Function) and fluent.name == "at":
+            places.setdefault(str(fluent.args[0]), []).append(fluent.args[1])
+    return places
+
+
+def check_playout(path: str, seed: int, max_steps: int = 5000) -> tuple[int, str]:
+    """Play one seeded random game checking the invariants at every step: each card in exactly
+    one place; no percept names a card its role could not see where it was before the step or
+    where it is after; every role has a legal move until the end. Returns (steps, ending)."""
+    from translators.recycle.playstats import ending_of
+
+    t = translation(path)
+    m = machine(path)
+    model = t.model
+    cards = {card.id for card in model.cards}
+    rng = random.Random(seed)
+    state = m.initial_state()
+    steps = 0
+    seats = {Constant(f"player{i}"): i for i in range(model.players)}
+    while not m.is_terminal(state):
+        places = card_places(state)
+        assert set(places) == cards, f"cards missing from the state: {sorted(cards - set(places))}"
+        assert all(len(v) == 1 for v in places.values()), f"a card in two places: {places}"
+        joint = []
+        for role in m.roles:
+            moves = m.legal_moves(state, role)
+            assert moves, f"{role} has no legal move in a non-terminal state (step {steps})"
+            joint.append(moves[rng.randrange(len(moves))])
+        percepts = m.percepts(state, tuple(joint))
+        nxt = m.next_state(state, tuple(joint))
+        after = card_places(nxt)
+        for role, seen in percepts.items():
+            seat = seats.get(role)
+            if seat is None:
+                continue
+            for percept in seen:
+                for card in _cards_in(percept, cards):
+                    before_loc = location_of(places[card][0])
+                    after_loc = location_of(after[card][0])
+                    assert model.visible(seat, before_loc) or model.visible(seat, after_loc), (
+                        f"{role} sees {percept} but {card} was in {before_loc} and is in {after_loc}")
+        state = nxt
+        steps += 1
+        assert steps < max_steps, "the game did not end"
+    ending, _ = ending_of(t.description, state)
+    return steps, ending
+
+
+def _cards_in(term: Term, cards: set[str]) -> list[str]:
+    if isinstance(term, Constant):
+        return [term.name] if term.name in cards else []
+    if isinstance(term, Function):
+        return [c for a in term.args for c in _cards_in(a, cards)]
+    return []
+
+
+def corpus(pattern: str = "*.rcy") -> list[Path]:
+    """Corpus files (empty when ../shared is absent)."""
+    return sorted(CORPUS.glob(pattern)) if CORPUS.exists() else []
+
+
+__all__ = ["CORPUS", "REFERENCE", "card_places", "check_playout", "corpus", "location_of", "machine", "translation"]
