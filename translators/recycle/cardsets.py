@@ -20,6 +20,7 @@ from ggp.gdl.terms import Constant, Function, Term, Variable
 
 from translators.recycle.arith import FALSE, Interval
 from translators.recycle.compiler import _TRUE, CoreCompiler, Ctl, Val, lit_vars, substitute
+from translators.recycle import ir
 from translators.recycle.ir import Env, Fixed, Sym
 from translators.recycle.lower import Lowerer, deref
 from translators.recycle.model import Location
@@ -113,6 +114,15 @@ class CardSetMixin(CoreCompiler):
     # -- tuples ------------------------------------------------------------------------------------
 
     def tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list]:
+        lifted = self.lift(node, env, ctl)
+        if lifted is not None:
+            inner, pctl, binds = lifted
+            values, quals, params = self.tuple_groups(node, inner, pctl)
+            bound = {value: self.aux("tuplehere", [self.unlift(binds, [q])], env, node) for value, q in quals.items()}
+            return values, bound, [p for p in params if not str(p[0]).startswith("?cur_")]
+        return self._tuple_groups(node, env, ctl)
+
+    def _tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list]:
         """For each point value, a literal: at least N members score it (``tuples N``).
 
         ``(tuples N CARDS using P)`` is taken as one group per point value that at least N
@@ -205,9 +215,13 @@ class CardSetMixin(CoreCompiler):
 
     def exists(self, coll: Any, env: Env, ctl: Ctl) -> list[Literal]:
         """Literals holding when the collection has a member."""
+        lifted = self.lift(coll, env, ctl)
+        if lifted is not None:
+            inner, pctl, binds = lifted
+            return self.unlift(binds, self.exists(coll, inner, pctl))
         card = self.fresh("c")
         lits = self.member(coll, env, ctl, card)
-        atom = self.aux("some", [lits], env, coll, key=("some", coll, env, ctl.key))
+        atom = self.aux("some", [lits], env, coll, key=("some", coll, env, self.ctl_key(coll, env, ctl)))
         return [] if atom is not FALSE and not isinstance(atom, (Function, Constant)) else [atom]
 
     def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
@@ -243,7 +257,12 @@ class CardSetMixin(CoreCompiler):
 
     def count(self, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
         """The number of members, saturating at ``cap``, with a chain over the possible members."""
-        key = ("count", coll, env, ctl.key, cap)
+        lifted = self.lift(coll, env, ctl)
+        if lifted is not None:
+            inner, pctl, binds = lifted
+            lits, value = self.count(coll, inner, pctl, cap)
+            return self.unlift(binds, lits), value
+        key = ("count", coll, env, self.ctl_key(coll, env, ctl), cap)
         cards = self.domain_cards(coll, env)
         if key not in self.book.memo:
             members = [self.member(coll, env, ctl, c(cid)) for cid in cards]
@@ -273,9 +292,15 @@ class CardSetMixin(CoreCompiler):
 
     # -- sums -----------------------------------------------------------------------------------
 
-    def sum_value(self, node: Sum, env: Env, ctl: Ctl) -> Val:
-        """``(sum CARDS using P)`` with a chain over the possible members."""
-        key = ("sum", node, env, ctl.key)
+    def sum_value(self, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
+        """``(sum CARDS using P)`` with a chain over the possible members (saturating at ``cap``
+        when only comparisons with smaller constants need it; points are never negative)."""
+        lifted = self.lift(node, env, ctl)
+        if lifted is not None:
+            inner, pctl, binds = lifted
+            lits, value = self.sum_value(node, inner, pctl, cap)
+            return self.unlift(binds, lits), value
+        key = ("sum", node, env, self.ctl_key(node, env, ctl), cap)
         if key not in self.book.memo:
             cards = self.domain_cards(node.cards, env)
             values = {cid: self.card_values(node.points, env, cid) for cid in cards}
@@ -293,18 +318,75 @@ class CardSetMixin(CoreCompiler):
                     vals = values[cid]
                     before = f(f"{prefix}_{i - 1}", *heads, s1)
                     if isinstance(pts, Variable):
-                        table = self.tables.binary("+", (low, high), (min(vals), max(vals)))
+                        table = self.capped_add((low, high), (min(vals), max(vals)), cap)
                         add = [f(table, s1, pts, s2)] if table else [FALSE]
                     else:
-                        table = self.tables.shift("+", int(pts.name), (low, high))
-                        add = [f(table, s1, s2)] if table else [FALSE]
+                        table = self.capped_add((low, high), (int(pts.name), int(pts.name)), cap)
+                        add = [f(table, s1, pts, s2)] if table else [FALSE]
                     self.book.add(rule(f(f"{prefix}_{i}", *heads, s2), [before] + lits + plits + add))
                     self.book.add(rule(f(f"{prefix}_{i}", *heads, s1), [before] + self.negate(lits, env, node)))
                     low, high = low + min(0, min(vals)), high + max(0, max(vals))
+                    if cap is not None:
+                        low, high = min(low, cap), min(high, cap)
             self.book.memo[key] = (prefix, len(cards), heads)
         prefix, last, heads = self.book.memo[key]
         v = self.fresh("n")
         return [f(f"{prefix}_{last}", *heads, v)], v
+
+    def capped_add(self, a: Interval, b: Interval, cap: int | None) -> str | None:
+        """``(NAME x y z)``: z = x + y, or min(x + y, cap)."""
+        if cap is None:
+            return self.tables.binary("+", a, b)
+        key = ("capadd", a, b, cap)
+        if key not in self.book.memo:
+            rel = self.book.name("addcap")
+            self.book.memo[key] = rel
+            with self.book.group(f"table: z = min(x + y, {cap})"):
+                for x in range(a[0], a[1] + 1):
+                    for y in range(b[0], b[1] + 1):
+                        self.book.add(rule(f(rel, num(x), num(y), num(min(x + y, cap)))))
+        return self.book.memo[key]
+
+    def lift(self, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[Literal]] | None:
+        """When an expression depends on the control context only through the current (or
+        previous) player, the chain computing it is made once with the seat as a parameter
+        ``?cur_S``; this gives the environment and context to compile it in, and the literals
+        binding the parameter here. None when it cannot (or need not) be lifted."""
+        from translators.recycle.compiler import ParamCtl
+        from translators.recycle.nodes import Others, RelativePlayer, RelativeTeam
+
+        if isinstance(ctl, ParamCtl):
+            return None
+        stage = env.player_stage().id
+        uses = False
+        for sub in _deep(node, env):
+            if isinstance(sub, RelativePlayer):
+                if sub.which == "next":
+                    return None
+                uses = True
+            elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard)):
+                return None
+        if not uses:
+            return None
+        var = Variable(f"cur_{stage}")
+        lits, term = ctl.seat(stage, self.fresh)
+        inner = env.bind(f"__cur_{stage}", Sym(var, "player", "seat"))
+        return inner, ParamCtl((stage,)), [("bind", lits, term, var)]  # type: ignore[list-item]
+
+    def unlift(self, binds: list, lits: list[Literal]) -> list[Literal]:
+        """The lifted chain's literals with its seat parameter replaced by the seat read here."""
+        (_, seat_lits, term, var), = binds
+        return list(seat_lits) + substitute(lits, var, term)
+
+    def ctl_key(self, node: Any, env: Env, ctl: Ctl) -> Any:
+        """The part of a control context an expression depends on (None when it reads no seat
+        and no top of a pile)."""
+        from translators.recycle.nodes import Others, RelativePlayer, RelativeTeam
+
+        for sub in _deep(node, env):
+            if isinstance(sub, (RelativePlayer, RelativeTeam, Others, CardAt, ExtremeCard)):
+                return ctl.key
+        return None
 
     # -- the top card ----------------------------------------------------------------------------
 
@@ -352,7 +434,7 @@ class CardSetMixin(CoreCompiler):
 
     def extreme_parts(self, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list]:
         """Relations for the best value and the tied cards of ``(max|min CARDS using P)``."""
-        key = ("ext", node, env, ctl.key)
+        key = ("ext", node, env, self.ctl_key(node.cards, env, ctl))
         if key not in self.book.memo:
             cards = self.domain_cards(node.cards, env)
             by_value: dict[int, list[str]] = {}
@@ -396,7 +478,7 @@ class CardSetMixin(CoreCompiler):
     def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
         """The best card; a tie is broken by ``random`` in a step (else the lowest card id)."""
         _, _, prefix, tied, heads = self.extreme_parts(node, env, ctl)
-        key = ("extcount", node, env, ctl.key)
+        key = ("extcount", node, env, self.ctl_key(node.cards, env, ctl))
         cards = self.domain_cards(node.cards, env)
         if key not in self.book.memo:
             probe = [f(tied, *heads, c(cid)) for cid in cards]
@@ -404,7 +486,7 @@ class CardSetMixin(CoreCompiler):
             n, m = self.fresh("n"), self.fresh("n")
             with self.book.group(f"ties (0, 1, 2 or more) of {describe(node)}", node):
                 self.book.add(rule(f(f"{counted}_0", *heads, num(0)),
-                                   [self.sort_literal(v, s) for v, s in self.book.memo[("ext", node, env, ctl.key)][2]]))
+                                   [self.sort_literal(v, s) for v, s in self.book.memo[("ext", node, env, self.ctl_key(node.cards, env, ctl))][2]]))
                 for i, lit in enumerate(probe, start=1):
                     before = f(f"{counted}_{i - 1}", *heads, n)
                     self.book.add(rule(f(f"{counted}_{i}", *heads, m), [before, lit, f(self.sat2(), n, m)]))
@@ -420,7 +502,7 @@ class CardSetMixin(CoreCompiler):
         tie = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
         self.chance_uses.setdefault(ctl.batch or "", []).append(
             ("pick", self.current_guards + [f(count_rel, *heads, num(2))], [f(tied, *heads, v)], v))
-        params = [(h, s) for h, s in self.book.memo[("ext", node, env, ctl.key)][2]] + [(v, "card")]
+        params = [(h, s) for h, s in self.book.memo[("ext", node, env, self.ctl_key(node.cards, env, ctl))][2]] + [(v, "card")]
         head = self.define("best", node, params, [({}, unique), ({}, tie)])
         return [head], v
 
@@ -447,6 +529,26 @@ class CardSetMixin(CoreCompiler):
             low += min(0, min(values))
             high += max(0, max(values))
         return low, high
+
+
+def _deep(node: Any, env: Env) -> list[Any]:
+    """Every node of an expression, through ``let`` aliases."""
+    out: list[Any] = []
+    stack = [(node, env)]
+    seen: set[int] = set()
+    while stack:
+        item, item_env = stack.pop()
+        if id(item) in seen or not hasattr(item, "subnodes"):
+            continue
+        seen.add(id(item))
+        out.append(item)
+        if isinstance(item, Var):
+            real, real_env = deref(item, item_env)
+            if real is not item:
+                stack.append((real, real_env))
+        for child in item.subnodes():
+            stack.append((child, item_env))
+    return out
 
 
 def _bind_card(card: Term) -> Any:

@@ -116,6 +116,28 @@ class StepCtl(Ctl):
         return [f("rtnext", stage, v)], v
 
 
+class ParamCtl(Ctl):
+    """Inside a chain made once for every seat: ``(current player)`` is a parameter ``?cur_S``."""
+
+    def __init__(self, stages: tuple[str, ...]):
+        self.stages = stages
+        self.key = ("param", stages)
+
+    def seat(self, stage: str, fresh: Fresh) -> Val:
+        if stage not in self.stages:
+            raise AssertionError(stage)
+        return [], Variable(f"cur_{stage}")
+
+    def next_seat(self, stage: str, fresh: Fresh) -> Val:
+        raise AssertionError("lifted expressions do not read (next player)")
+
+    def team(self, stage: str, fresh: Fresh) -> Val:
+        raise AssertionError("lifted expressions do not read teams")
+
+    def next_team(self, stage: str, fresh: Fresh) -> Val:
+        raise AssertionError("lifted expressions do not read teams")
+
+
 class FixedSeatCtl(Ctl):
     """Scoring: ``(current player)`` is one given seat."""
 
@@ -238,6 +260,10 @@ class CoreCompiler:
         """A card's points under a point map (see :mod:`.pointmaps`)."""
         raise NotImplementedError
 
+    def ctl_key(self, node: Any, env: Env, ctl: Ctl) -> Any:
+        """What of the control context an expression depends on (see :mod:`.cardsets`)."""
+        return ctl.key
+
     def moved_card(self, node: ir.MovedCard, ctl: Ctl) -> Val:
         """The card an earlier effect moved (provided by the translator)."""
         raise NotImplementedError
@@ -338,7 +364,7 @@ class CoreCompiler:
             alts = [self.cond(arg, env, ctl) for arg in node.args]
             if any(not alt for alt in alts):
                 return []
-            atom = self.aux("or", alts, env, node, key=("or", node, env, ctl.key))
+            atom = self.aux("or", alts, env, node, key=("or", node, env, self.ctl_key(node, env, ctl)))
             return [] if atom is _TRUE else [atom]
         if isinstance(node, RNot):
             return self.negate(self.cond(node.arg, env, ctl), env, node)
@@ -369,17 +395,17 @@ class CoreCompiler:
                 return _clean([lit for part in parts for lit in part])
             if any(not p for p in parts):
                 return []
-            atom = self.aux("any", parts, env, node, key=("any", node, env, ctl.key))
+            atom = self.aux("any", parts, env, node, key=("any", node, env, self.ctl_key(node, env, ctl)))
             return [] if atom is _TRUE else [atom]
         card = self.fresh("c")
         inner = env.bind(node.var.name, Sym(card, "card", "card"))
         member = self.member(node.collection, env, ctl, card)
         body = self.cond(node.condition, inner, ctl)
         if node.quantifier == "any":
-            atom = self.aux("exists", [member + body], env, node, key=("ex", node, env, ctl.key))
+            atom = self.aux("exists", [member + body], env, node, key=("ex", node, env, self.ctl_key(node, env, ctl)))
             return [] if atom is _TRUE else [atom]
         bad = self.aux("counter", [member + self.negate(body, inner, node)], env, node,
-                       key=("ctr", node, env, ctl.key))
+                       key=("ctr", node, env, self.ctl_key(node, env, ctl)))
         return self.negate([bad], env, node) if bad is not FALSE else []
 
     def compare(self, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
@@ -501,14 +527,22 @@ class CoreCompiler:
         return self.interval(operand, env)
 
     def size_side(self, node: Compare, env: Env, ctl: Ctl) -> list[Literal] | None:
-        """``(size C) op k`` with a constant k, compiled without counting where possible."""
+        """``(size C) op k`` or ``(sum C using P) op k`` with a constant k: sizes compared with 0
+        need no counting, and counts and sums stop (saturate) just above k."""
         flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
         for coll_side, k_side, op in ((node.left, node.right, node.op), (node.right, node.left, flip[node.op])):
             real, real_env = deref(coll_side, env)
-            if isinstance(real, Size):
+            if isinstance(real, (Size, Sum)):
                 k = self.constant_int(k_side, env)
-                if k is not None:
+                if k is None:
+                    continue
+                if isinstance(real, Size):
                     return self.size_compare(real.collection, op, k, real_env, ctl)
+                if k < 0:
+                    return [] if op in (">", ">=", "!=") else [FALSE]
+                lits, value = self.sum_value(real, real_env, ctl, cap=k + 1)  # type: ignore[call-arg]
+                table = self.tables.test(op, k, (0, k + 1))
+                return lits + [f(table, value) if table else FALSE]
         return None
 
     def constant_int(self, node: Any, env: Env) -> int | None:
@@ -835,4 +869,4 @@ def _clean(lits: list[Literal]) -> list[Literal]:
     return out
 
 
-__all__ = ["CoreCompiler", "Ctl", "FixedSeatCtl", "SourceCtl", "StepCtl", "Val", "positive_vars", "substitute"]
+__all__ = ["CoreCompiler", "Ctl", "FixedSeatCtl", "ParamCtl", "SourceCtl", "StepCtl", "Val", "positive_vars", "substitute"]
