@@ -163,9 +163,10 @@ class FixedSeatCtl(Ctl):
 class SourceCtl(Ctl):
     """While resolving control: each stage's seat is a relation computed on the way."""
 
-    def __init__(self, sources: dict[str, Callable[[Fresh], Val]], key: Any):
+    def __init__(self, sources: dict[str, Callable[[Fresh], Val]], key: Any, batch: str | None = None):
         self.sources = sources
         self.key = ("resolve", key)
+        self.batch = batch
 
     def seat(self, stage: str, fresh: Fresh) -> Val:
         return self.sources[stage](fresh)

@@ -274,7 +274,8 @@ class Control:
                 sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
                 for s, src in sigma.items():
                     sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
-                lits += self.cond(guard.cond, guard.env, SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items())))))
+                lits += self.cond(guard.cond, guard.env,
+                                  SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items()))), batch_id))
             else:
                 lits.append(true(f("flag", c(f"g{guard.id}"))))
         test = self.book.name("runs")

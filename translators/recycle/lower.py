@@ -129,20 +129,26 @@ class Lowerer:
                 out.append(ir.Block(f"b{self.blocks}", pending))
             pending, forwards = [], {}
 
-        for item in items:
+        items = list(items)
+        i = 0
+        while i < len(items):
+            item = items[i]
+            i += 1
             if isinstance(item, Stage):
                 flush()
                 out.append(self.stage(item, env))
-            elif isinstance(item, Choice):
+            elif isinstance(item, Choice) or (isinstance(item, Let) and isinstance(_innermost(item), Choice)):
                 flush()
-                out.append(self.choice(item, env))
-            elif isinstance(item, Let) and isinstance(_innermost(item), Choice):
-                flush()
+                # the actions right after a choice run as the end of each of its options
+                tail = []
+                while i < len(items) and not _is_flow(items[i]):
+                    tail.append(items[i])
+                    i += 1
                 inner_env = env
                 while isinstance(item, Let):
                     inner_env = inner_env.bind(item.var.name, Alias(item.value, inner_env))
                     item = item.body
-                out.append(self.choice(item, inner_env))
+                out.append(self.choice(item, inner_env, tail, env))
             else:
                 pending += self.seq([item], env, (), forwards)
         flush()
@@ -421,8 +427,9 @@ class Lowerer:
 
     # -- choices --------------------------------------------------------------------------------
 
-    def choice(self, node: Choice, env: Env) -> ir.ChoiceNode:
-        """Lower a choice to its flat option list."""
+    def choice(self, node: Choice, env: Env, tail: list | None = None, tail_env: Env | None = None) -> ir.ChoiceNode:
+        """Lower a choice to its flat option list (``tail``: actions that follow the choice,
+        lowered at the end of every option)."""
         cid = f"k{len(self.choices) + 1}"
         choice = ir.ChoiceNode(cid, node, env, [])
         self.choices[cid] = choice
@@ -432,7 +439,10 @@ class Lowerer:
             legal: list[tuple[Node, Env]] = []
             self.leading(item, env, legal)
             option_env = env
-            effects = self.item(item, option_env, (), {})
+            fwd: Forwards = {}
+            effects = self.item(item, option_env, (), fwd)
+            if tail:
+                effects += self.seq(tail, tail_env or env, (), fwd)
             index = len(choice.options)
             choice.options.append(ir.Option(index, item, tuple(forks), legal, effects, env))
         return choice
@@ -544,6 +554,11 @@ class Lowerer:
             if new is not value and new != value:
                 changes[fld.name] = new
         return replace(node, **changes) if changes else node
+
+
+def _is_flow(node: Any) -> bool:
+    """Whether a stage item starts its own control step (a stage or a choice)."""
+    return isinstance(node, (Stage, Choice)) or (isinstance(node, Let) and isinstance(_innermost(node), Choice))
 
 
 def _innermost(node: Any) -> Any:

@@ -85,10 +85,10 @@ class Translator:
         comp.batch_of = batch_of
         self.emitter = emitter
         self.header(model)
-        control.build()
         for block in blocks.values():
             for batch in block:
                 emitter.batch(batch)
+        control.build()
         self.choices(program, control, option_first)
         self.chance(batches)
         self.storage(model)
