@@ -57,6 +57,11 @@ class Access:
     reads: set[Key] = field(default_factory=set)
     writes: set[Key] = field(default_factory=set)
     chance: set[Key] = field(default_factory=set)
+    #: Writes that replace a value whole (``set``, ``cycle``): two of these on a cell may share
+    #: a step, the later one winning.
+    overwrites: set[Key] = field(default_factory=set)
+    #: The partition group (see :class:`~.ir.Alias`) through which cards leave a location.
+    tags: dict[Key, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -113,7 +118,13 @@ class AccessAnalysis:
             return
         if isinstance(node, Var):
             real, real_env = deref(node, env)
-            if real is not node:
+            binding = env.get(node.name)
+            if isinstance(binding, ir.Alias) and binding.tag is not None and real is not node:
+                inner: set[Key] = set()
+                self.reads(real, real_env, inner, chance)
+                for key in inner:
+                    out.add(("gcards", key[1], binding.tag) if key[0] == "cards" else key)
+            elif real is not node:
                 self.reads(real, real_env, out, chance)
             else:
                 binding = env.get(node.name)
@@ -232,10 +243,15 @@ class AccessAnalysis:
             self.target_reads(effect.target, env, acc)
             for loc in self.locations(effect.target, env):
                 acc.writes.add(("in", loc))
-                acc.writes.add(("order", loc))
+                if loc in self.ordered:
+                    acc.writes.add(("order", loc))
+            tag = _group_tag(effect.source, env)
             for loc in self.card_source_coll(effect.source, env):
                 acc.writes.add(("out", loc))
-                acc.writes.add(("order", loc))
+                if tag is not None:
+                    acc.tags[("out", loc)] = tag
+                if loc in self.ordered:
+                    acc.writes.add(("order", loc))
         elif isinstance(effect, ir.ForgetAll):
             for loc in self.locations(effect.target, env):
                 acc.writes.add(("out", loc))
@@ -250,15 +266,19 @@ class AccessAnalysis:
             self.reads(cell.owner, env, acc.reads, acc.chance)  # type: ignore[attr-defined]
             for owner in self.owners(cell.owner, env):  # type: ignore[attr-defined]
                 key = ("sto", owner, _text(cell.name))  # type: ignore[attr-defined]
-                acc.writes.add(key)
                 if effect.op != "set":
-                    acc.reads.add(key)
+                    # increments of one cell add up in one step (see effects.additive)
+                    acc.writes.add(("add",) + key[1:])
+                else:
+                    acc.writes.add(key)
+                    acc.overwrites.add(key)
         elif isinstance(effect, ir.SetStr):
             self.reads(effect.value, env, acc.reads, acc.chance)
             cell = effect.cell
             self.reads(cell.owner, env, acc.reads, acc.chance)  # type: ignore[attr-defined]
             for owner in self.owners(cell.owner, env):  # type: ignore[attr-defined]
                 acc.writes.add(("str", owner, _text(cell.name)))  # type: ignore[attr-defined]
+                acc.overwrites.add(("str", owner, _text(cell.name)))  # type: ignore[attr-defined]
         elif isinstance(effect, ir.SetPointMap):
             node = effect.node
             for award in node.awards:  # type: ignore[attr-defined]
@@ -266,6 +286,7 @@ class AccessAnalysis:
                     self.reads(pair.value, env, acc.reads, acc.chance)
             target = node.target  # type: ignore[attr-defined]
             acc.writes.add(("pmap", _text(target.name) if not isinstance(target, Var) else target.name))
+            acc.overwrites |= {k for k in acc.writes if k[0] == "pmap"}
         elif isinstance(effect, ir.PickCard):
             self.reads(effect.card, env, acc.reads, acc.chance)
         elif isinstance(effect, ir.CycleSet):
@@ -276,6 +297,7 @@ class AccessAnalysis:
             if effect.target == "next":
                 acc.reads.add(("queue", stage))
             acc.writes.add(("queue" if effect.which == "next" else "seat", stage))
+            acc.overwrites.add(("queue" if effect.which == "next" else "seat", stage))
         return acc
 
     def target_reads(self, target: Any, env: Env, acc: Access) -> None:
@@ -303,6 +325,15 @@ class AccessAnalysis:
         return [loc for loc in self.model.locations if self.domains.location(loc) & cards]
 
 
+def _group_tag(coll: Any, env: Env) -> Any:
+    """The partition group a collection expression is, if it is one."""
+    if isinstance(coll, Var):
+        binding = env.get(coll.name)
+        if isinstance(binding, ir.Alias):
+            return binding.tag
+    return None
+
+
 def _text(node: Any) -> str:
     return str(getattr(node, "text", getattr(node, "name", node)))
 
@@ -311,18 +342,37 @@ def _body(node: Any) -> Any:
     return getattr(node, "condition", None) or getattr(node, "body", None)
 
 
-def conflicts(acc: Access, batch_reads: set[Key], batch_writes: set[Key], ordered: set[Location]) -> bool:
+def conflicts(acc: Access, batch_reads: set[Key], batch_writes: set[Key], ordered: set[Location],
+              batch_overwrites: set[Key] = frozenset(), batch_tags: dict[Key, set] | None = None) -> bool:  # type: ignore[assignment]
     """Whether an effect must start a new batch after effects with these reads and writes."""
     for key in acc.reads:
+        if key[0] == "gcards":
+            if ("in", key[1]) in batch_writes:
+                return True
+            if ("out", key[1]) in batch_writes:
+                writers = (batch_tags or {}).get(("out", key[1]), {None})
+                if any(w is None or w[0] != key[2][0] or w == key[2] for w in writers):
+                    return True
+            continue
         if key[0] == "cards":
             if ("in", key[1]) in batch_writes or ("out", key[1]) in batch_writes:
                 return True
         elif key in batch_writes:
             return True
+        elif key[0] == "sto" and ("add",) + key[1:] in batch_writes:
+            return True
     for key in acc.writes:
         if key[0] == "in" and key[1] not in ordered:
             continue
+        if key[0] == "add":
+            if ("sto",) + key[1:] in batch_writes or ("sto",) + key[1:] in batch_reads:
+                return True
+            continue
+        if key[0] == "sto" and ("add",) + key[1:] in batch_writes:
+            return True
         if key[0] == "out":
+            continue
+        if key in acc.overwrites and key in batch_overwrites:
             continue
         if key in batch_writes:
             return True
@@ -393,17 +443,19 @@ def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis,
     current: list[ir.Effect] = []
     reads: set[Key] = set()
     writes: set[Key] = set()
+    overwrites: set[Key] = set()
+    tags: dict[Key, set] = {}
     chance: Key | None = None
 
     def close(force: bool = False) -> None:
-        nonlocal current, reads, writes, chance
+        nonlocal current, reads, writes, overwrites, tags, chance
         if current or force:
             batches.append(Batch(f"{block}_{len(batches) + 1}", current, block, len(batches), chance))
-        current, reads, writes, chance = [], set(), set(), None
+        current, reads, writes, overwrites, tags, chance = [], set(), set(), set(), {}, None
 
     for effect in effects:
         acc = analysis.access(effect, anchored.get(effect.id, []))
-        split = conflicts(acc, reads, writes, analysis.ordered)
+        split = conflicts(acc, reads, writes, analysis.ordered, overwrites, tags)
         source: Key | None = None
         if acc.chance:
             if len(acc.chance) > 1:
@@ -419,6 +471,9 @@ def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis,
         current.append(effect)
         reads |= acc.reads
         writes |= acc.writes
+        overwrites |= acc.overwrites
+        for key in acc.writes:
+            tags.setdefault(key, set()).add(acc.tags.get(key))
         if source is not None:
             chance = source
     close(force=option and not batches)

@@ -18,6 +18,7 @@ from ggp.gdl.terms import Constant, Term, Variable
 
 from translators.recycle import ir
 from translators.recycle.batches import Batch
+from translators.recycle.arith import FALSE
 from translators.recycle.compiler import StepCtl, lit_vars, positive_vars
 from translators.recycle.ir import Env, Sym
 from translators.recycle.lower import deref
@@ -143,15 +144,38 @@ class EffectEmitter:
     # -- batches ----------------------------------------------------------------------------------
 
     def batch(self, batch: Batch) -> None:
-        """Emit the rules of every effect of a batch."""
+        """Emit the rules of every effect of a batch (in reverse order: a value set twice in one
+        step keeps the later write, so each write needs to know whether a later one happens)."""
         ctl = StepCtl(batch.id, chance=True)
         act = self.activation(batch)
+        self.later_writes: dict[tuple[str, str], list[str]] = {}
+        groups: dict[tuple[str, str], list[int]] = {}
         for index, effect in enumerate(batch.effects):
+            if isinstance(effect, ir.SetInt) and effect.op != "set":
+                groups.setdefault(self.comp.family(effect.cell, effect.env), []).append(index)
+        merged = {i for members in groups.values() if len(members) > 1 for i in members}
+        for family, members in groups.items():
+            if len(members) > 1:
+                self.additive(family, [(i, batch.effects[i]) for i in members], batch, act, ctl)
+        for index in range(len(batch.effects) - 1, -1, -1):
+            if index in merged:
+                continue
+            effect = batch.effects[index]
             self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
             with self.book.group(f"{describe(effect.node)} (step {batch.id})", effect.node):
                 base = act + self.scope(effect, batch, ctl)
                 self.effect(effect, batch, index, base, ctl)
         self.comp.current_guards = []
+
+    def overwrite(self, kind: str, label: str, head: Any, body: list[Literal]) -> None:
+        """A whole-value write (``stoset``, ``strset``...): unless a later write of the same step
+        writes the same cell; then record this write for the earlier ones."""
+        owner, cell = head.args[0], head.args[1]
+        later = [f(rel, owner, cell) for rel in self.later_writes.get((kind, label), [])]
+        self.book.add(rule(head, body + [Not(x) for x in later]))
+        rel = self.book.name("writes")
+        self.book.add(rule(f(rel, owner, cell), body))
+        self.later_writes.setdefault((kind, label), []).append(rel)
 
     def effect(self, effect: ir.Effect, batch: Batch, index: int, base: list[Literal], ctl: StepCtl) -> None:
         """One effect's rules."""
@@ -189,7 +213,7 @@ class EffectEmitter:
             owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)  # type: ignore[attr-defined]
             value_lits, value = comp.str_total(effect.value, env, ctl)
             cell = comp.storage_name(effect.cell.name, env)  # type: ignore[attr-defined]
-            self.book.add(rule(f("strset", owner, cell, value), base + owner_lits + value_lits))
+            self.overwrite("str", cell.name, f("strset", owner, cell, value), base + owner_lits + value_lits)
         elif isinstance(effect, ir.SetPointMap):
             node = effect.node
             kind, label = comp.map_key(node.target, env)  # type: ignore[attr-defined]
@@ -197,7 +221,7 @@ class EffectEmitter:
                 return
             lits, values = comp.site_values(effect, ctl)
             site = f(f"site{effect.id}", *values) if values else c(f"site{effect.id}")
-            self.book.add(rule(f("pmapset", c(kind), name(label), site), base + lits))
+            self.overwrite("pmap", label, f("pmapset", c(kind), name(label), site), base + lits)
             comp.points_relation((kind, label))
         elif isinstance(effect, ir.CycleSet):
             self.cycle(effect, base, ctl)
@@ -254,7 +278,7 @@ class EffectEmitter:
             return
         value_lits, value = comp.int_(effect.value, env, ctl)
         if effect.op == "set":
-            self.book.add(rule(f("stoset", owner, label, value), base + owner_lits + value_lits))
+            self.overwrite("sto", label.name, f("stoset", owner, label, value), base + owner_lits + value_lits)
             return
         old, new = comp.fresh("n"), comp.fresh("n")
         op = "+" if effect.op == "inc" else "-"
@@ -278,6 +302,57 @@ class EffectEmitter:
         self.book.add(rule(f("stoset", owner, label, new), base + owner_lits + value_lits + current + step))
         self.failures.append(("overflow", base + owner_lits + value_lits + current + check))
         del ok
+
+    def additive(self, family: tuple[str, str], members: list[tuple[int, ir.Effect]], batch: Batch,
+                 act: list[Literal], ctl: StepCtl) -> None:
+        """Several ``inc``/``dec`` of one cell family in one step: their deltas add up (per
+        owner), then the cell is updated once."""
+        comp = self.comp
+        label = name(family[1])
+        rel = self.book.name("adds")
+        o, d, s1, s2 = Variable("o"), Variable("d"), Variable("s1"), Variable("s2")
+        low = high = 0
+        with self.book.group(f"the increments of ({family[0]} sto {family[1]}) in step {batch.id} add up"):
+            for k, (_, effect) in enumerate(members, start=1):
+                assert isinstance(effect, ir.SetInt)
+                env = effect.env
+                self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+                base = act + self.scope(effect, batch, ctl)
+                owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)  # type: ignore[attr-defined]
+                value_lits, value = comp.int_(effect.value, env, ctl)
+                span = comp.interval(effect.value, env)
+                if effect.op == "dec":
+                    neg = comp.tables.shift("*", -1, span) if isinstance(value, Variable) else None
+                    if neg is not None:
+                        v2 = comp.fresh("n")
+                        value_lits = value_lits + [f(neg, value, v2)]
+                        value = v2
+                    elif not isinstance(value, Variable):
+                        value = num(-int(value.name))
+                    span = (-span[1], -span[0])
+                self.book.add(rule(f(f"{rel}_d{k}", owner, value), base + owner_lits + value_lits))
+                self.book.add(rule(f(f"{rel}_has{k}", o), f(f"{rel}_d{k}", o, d)))
+                self.book.add(rule(f(f"{rel}_touched", o), f(f"{rel}_d{k}", o, d)))
+                new_low, new_high = low + min(span[0], 0), high + max(span[1], 0)
+                table = comp.tables.binary("+", (low, high), span, (new_low, new_high))
+                self.book.add(rule(f(f"{rel}_s{k}", o, s2), f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d),
+                                   f(table, s1, d, s2) if table else FALSE))
+                self.book.add(rule(f(f"{rel}_s{k}", o, s1), f(f"{rel}_s{k - 1}", o, s1), Not(f(f"{rel}_has{k}", o))))
+                low, high = new_low, new_high
+            self.book.add(rule(f(f"{rel}_s0", o, num(0)), f(f"{rel}_touched", o)))
+            total = f(f"{rel}_s{len(members)}", o, s1)
+        self.comp.current_guards = []
+        if comp.wide.is_wide(family):
+            self.failures += comp.wide.add([], o, family, ([total], s1), (low, high), False, comp.fresh)
+            return
+        cell_range = comp.ranges.cell(*family)
+        old, new = comp.fresh("n"), comp.fresh("n")
+        table = comp.tables.binary("+", cell_range, (low, high), cell_range)
+        ok = comp.tables.defined("+", cell_range, (low, high), cell_range)
+        current = true(f("sto", o, label, old))
+        if table:
+            self.book.add(rule(f("stoset", o, label, new), total, current, f(table, old, s1, new)))
+        self.failures.append(("overflow", [total, current] + ([Not(f(ok, old, s1))] if ok else [])))
 
     def set_wide(self, effect: ir.SetInt, base: list[Literal], owner: Term, family: tuple[str, str], ctl: StepCtl) -> None:
         """A write of a wide (decimal) cell."""
@@ -331,7 +406,7 @@ class EffectEmitter:
 
             lits, player = comp.player(real, real_env, ctl)
         head = "queueset" if effect.which == "next" else "seatset"
-        self.book.add(rule(f(head, stage, player), base + lits))
+        self.overwrite(head, stage, f(head, c(stage), player), base + lits)
 
     # -- temporaries ----------------------------------------------------------------------------
 

@@ -67,6 +67,9 @@ class Alias:
 
     expr: Node
     env: Env
+    #: For a group of a ``partition`` (one per value): (the partition's id, the value). Groups
+    #: of one partition are disjoint, so moving one group's cards does not change another.
+    tag: tuple | None = None
 
 
 Binding = Union[Fixed, Sym, Alias]

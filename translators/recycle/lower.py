@@ -333,8 +333,8 @@ class Lowerer:
             at = {"line": coll.line, "column": coll.column}
             cond = Compare("==", CardAtt(key, var, **at), Name(value, **at), kind="str", **at)
             group = Filter(source, var, cond, line=coll.line, column=coll.column)
-            inner_env = env.bind(node.var.name, Alias(group, coll_env))
-            nonempty = Compare(">", Size(group, **at), IntLit(0, **at), kind="int", **at)
+            inner_env = env.bind(node.var.name, Alias(group, coll_env, (id(node), value)))
+            nonempty = Compare(">", Size(Var(node.var.name, kind="cards", **at), **at), IntLit(0, **at), kind="int", **at)
             guard = self.new_guard(nonempty, inner_env)
             got = self.item(node.body, inner_env, guards + (guard,), fwd)
             if not got:
