@@ -63,12 +63,15 @@ class Knowledge:
         self.consistent = True
         self.note: str | None = None
         self.tracker: HistoryTracker | None = None
+        self._tracker_failed = False
         self.belief: Belief | None = None
-        self._population: list[Hypothesis] = [Hypothesis(machine.initial_state(), 1.0, ())]
+        self._population = [Hypothesis(machine.initial_state(), 1.0, ())] * population
+        self._past = [self._population]  # the population after each step, for backtracking
         self._use_belief = use_belief and description.uses_sees
         self._belief_started = False
         self._legal: tuple[Term, ...] | None = None
-        self._sample_cost = 0.01  # seconds per history and step drawn from the belief, learned
+        self._sample_cost = 0.002  # seconds per history and squared step, drawn from the belief
+        self._enumeration_cost = 0.0  # seconds to enumerate the information set, learned
         self._exact = True  # every hypothesis explains every percept
 
     # --- what the session asks --------------------------------------------------------------
@@ -126,9 +129,17 @@ class Knowledge:
     # --- observations -----------------------------------------------------------------------
 
     def start(self) -> None:
-        """Build the belief (grounds the first part of the encoding); cheap for most games."""
+        """Build the belief (grounds the first part of the encoding) and warm the machine up
+        (its first percepts query compiles code); cheap for most games."""
         if self._use_belief and not self._belief_started:
             self._belief_started = True
+            initial = self.machine.initial_state()
+            try:
+                if not self.machine.is_terminal(initial):
+                    joint = tuple(moves[0] for moves in self.machine.all_legal_moves(initial))
+                    self.machine.percepts(initial, joint)
+            except (GGPError, IndexError):
+                pass
             try:
                 self.belief = Belief(self.description, self.role, machine=self.machine)
             except GGPError as exc:
@@ -138,9 +149,13 @@ class Knowledge:
         """Add one step (``live``: the game goes on after it), within ``deadline`` as far as it can.
 
         The hypotheses are carried forward; refilled from the belief when too few distinct ones
-        survive (or they were inexact); when none survives and there is no time to sample the
-        belief (or no belief), the tracker supplies one history (inexact if it had to ignore
-        percepts), and is kept up to date from then on.
+        survive (or they were inexact). When none survives and there is no time to sample the
+        belief (or no belief), they are grown again from the populations 1, 2, 4, ... steps
+        back; failing that, the tracker supplies one history (inexact if it had to ignore
+        percepts) and is kept up to date from then on; failing that too, the hypotheses are
+        carried forward ignoring the percepts, or even the role's move (the legal moves still
+        come from the belief, when there is one). Raises :class:`TrackingError` when every
+        hypothesis had ended.
         """
         self.start()
         self.observations.append(observation)
@@ -159,19 +174,51 @@ class Knowledge:
             refilled = self._refill(alive if exact else [], deadline)
             if refilled:
                 alive, exact = refilled, True
+        if not alive and exact:
+            alive = self._backtrack(deadline.share(0.5), live)
         if not alive:
             alive, exact = self._from_tracker(deadline, live)
+        if not alive:  # nothing explains the step in time: carry on ignoring its percepts, then the move
+            exact = False
+            for told in (move, None):
+                alive = extend(self.machine, self._population, self.index, told, None, live, self.rng)
+                if alive:
+                    break
+        if not alive:
+            raise TrackingError(f"every hypothesis had ended before step {len(self.observations)}")
         self._exact = exact
         self.consistent = exact
         self._population = _regrow(alive, self.size, self.rng)
+        self._past.append(self._population)
+
+    def _backtrack(self, deadline: Deadline, live: bool) -> list[Hypothesis]:
+        """Hypotheses for the last step grown again from the populations 1, 2, 4, ... steps back
+        over the observations since (the recent guesses that failed are drawn anew)."""
+        steps = len(self.observations)
+        back = 2
+        while back <= steps and not deadline.expired:
+            population = self._past[steps - back]
+            for i in range(steps - back, steps):
+                obs = self.observations[i]
+                population = extend(self.machine, population, self.index, obs.move, obs.percepts,
+                                    live or i < steps - 1, self.rng, deadline)
+                if not population:
+                    break
+                if i < steps - 1:
+                    population = _regrow(population, self.size, self.rng)
+            if population:
+                return population
+            back *= 2
+        return []
 
     def _track(self, observation: Observation, deadline: Deadline, live: bool) -> None:
         assert self.tracker is not None
         try:
             self.tracker.observe(observation, deadline, live)
         except GGPError as exc:
-            log.warning("%s: %s", self.role, exc)
+            log.info("%s: the tracker gave up: %s", self.role, exc)
             self.tracker = None
+            self._tracker_failed = True
 
     def _observe_joint(self, joint: JointMove) -> None:
         """A step whose joint move is known: every hypothesis plays it (those it fits)."""
@@ -186,6 +233,7 @@ class Knowledge:
             self.consistent = False
             alive = [Hypothesis(self.machine.next_state(self.state, joint), 1.0, self.history + (joint,))]
         self._population = alive
+        self._past.append(alive)
 
     def _update_belief(self, observation: Observation) -> None:
         belief = self.belief
@@ -212,17 +260,32 @@ class Knowledge:
         self.note = why
 
     def _refill(self, alive: list[Hypothesis], deadline: Deadline) -> list[Hypothesis]:
-        """``alive`` plus fresh weighted samples from the belief (each group weighted by its
-        size); ``alive`` alone when there is no time to sample."""
+        """Exact draws from the information set when it is small enough to enumerate (and that
+        was cheap so far); else ``alive`` plus fresh weighted samples from the belief (each group
+        weighted by its size); ``alive`` alone when there is no time to sample."""
         assert self.belief is not None
         budget = deadline.remaining() * 0.8
+        if self._enumeration_cost <= 0.25 * budget:  # a small information set: exact draws
+            began = time.monotonic()
+            try:
+                exact = self.belief.information_set()
+            except GGPError as exc:
+                self._drop_belief(f"enumeration failed: {exc}")
+                return alive
+            self._enumeration_cost = time.monotonic() - began
+            if exact is not None:
+                drawn = exact.draw(self.size, self.rng)
+                return [Hypothesis(self.machine.convert(p.state), 1.0, p.history) for p in drawn]
+        else:
+            self._enumeration_cost *= 0.8
         # The sampler checks its budget only after a step of every history: ask for as many as
-        # the pace of the last refill says fit; none when not even one fits (the estimate
-        # decays, so sampling is tried again later).
-        steps = len(self.observations)
-        k = min(self.size, int(budget / (self._sample_cost * steps)))
+        # the pace of the last refill says fit (its cost per history grows about with the
+        # square of the number of steps); none when not even one fits (the estimate decays, so
+        # sampling is tried again later).
+        scale = len(self.observations) ** 2  # each solver call grows with the history
+        k = min(self.size, int(budget / (self._sample_cost * scale)))
         if k < 1:
-            self._sample_cost *= 0.8
+            self._sample_cost *= 0.95
             return alive
         began = time.monotonic()
         try:
@@ -230,7 +293,7 @@ class Knowledge:
         except GGPError as exc:
             self._drop_belief(f"sampling failed: {exc}")
             return alive
-        spent = (time.monotonic() - began) / (len(sample) * steps)
+        spent = (time.monotonic() - began) / (len(sample) * scale)
         self._sample_cost = max(spent, 0.5 * self._sample_cost, 1e-5)
         fresh = [Hypothesis(self.machine.convert(p.state), p.weight, p.history) for p in sample]
         if not alive:
@@ -243,8 +306,10 @@ class Knowledge:
                 + [Hypothesis(h.state, h.weight * scale_new, h.history) for h in fresh])
 
     def _from_tracker(self, deadline: Deadline, live: bool) -> tuple[list[Hypothesis], bool]:
-        """One history from the depth-first tracker (built on first need), the last resort, and
-        whether it explains every percept."""
+        """One history from the depth-first tracker (built on first need) and whether it explains
+        every percept; none when the tracker failed."""
+        if self._tracker_failed:
+            return [], False
         if self.tracker is None:
             self.tracker = HistoryTracker(self.machine, self.role, random.Random(self.rng.getrandbits(64)))
             for i, observation in enumerate(self.observations):
@@ -253,7 +318,7 @@ class Knowledge:
                 if self.tracker is None:
                     break
         if self.tracker is None:
-            raise TrackingError("no history of the game fits the moves reported")
+            return [], False
         history = tuple(self.tracker.joints)
         try:
             state = replay(self.machine, history)
