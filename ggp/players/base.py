@@ -198,8 +198,8 @@ class Player(ABC):
         """The last transition brought ``percepts`` (called before :meth:`play` or :meth:`stop`)."""
 
     def on_substitution(self, view: TurnView, answered: Term, played: Term) -> None:
-        """The manager played ``played`` for the player instead of its answer ``answered`` (late,
-        lost or illegal), before :meth:`play` or :meth:`stop`."""
+        """``played`` was played for the player instead of the move it chose, ``answered`` (its
+        answer was late, lost or illegal), before :meth:`play` or :meth:`stop`."""
 
     def on_match_end(self, view: TurnView, goals: dict[Constant, float]) -> None:
         """After :meth:`stop`: each role's goal, averaged over the final states still possible

@@ -3,9 +3,10 @@
 Each turn it shows the role, the turn, what the role saw on the last transition, the time left
 and the legal moves, numbered; the person answers with a number or the move's text (case and
 spacing do not matter). A bad answer is explained and asked again, until the time is up; then
-the session answers for the person (with a legal move) and the prompt says so. Lines are read
-by a background thread, so a person who types nothing never holds up the match; lines typed
-after a turn's time was up are discarded at the next prompt.
+the session answers for the person (with a legal move) and the prompt says so. A single legal
+move is played without asking. Lines are read by a background thread, so a person who types
+nothing never holds up the match; lines typed after a turn's time was up are discarded at the
+next prompt (lines typed ahead otherwise are kept).
 
 ``ggp serve human`` or ``--player human`` use standard input and standard error; tests and
 other front ends pass their own streams.
@@ -41,6 +42,7 @@ class HumanPlayer(Player):
         self.output = output if output is not None else sys.stderr
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader: threading.Thread | None = None
+        self._timed_out = False
 
     def _say(self, text: str) -> None:
         self.output.write(text + "\n")
@@ -72,17 +74,22 @@ class HumanPlayer(Player):
 
     def play(self, view: TurnView) -> Term:
         """Show the situation and read the person's choice."""
-        while True:  # discard lines typed too late for earlier turns
-            try:
-                if self._lines.get_nowait() is None:
-                    self._lines.put(None)
+        if self._timed_out:  # lines typed after the last prompt gave up were meant for it
+            self._timed_out = False
+            while True:
+                try:
+                    if self._lines.get_nowait() is None:
+                        self._lines.put(None)
+                        break
+                except queue.Empty:
                     break
-            except queue.Empty:
-                break
         legal = view.legal_moves
         self._say(f"\nturn {view.turn} ({view.role})")
         if view.turn:
             self._say(f"you played {view.last_move}; you saw: {_percepts(view.last_percepts)}")
+        if len(legal) == 1:
+            self._say(f"your only legal move: {legal[0]}")
+            return legal[0]
         self._say(f"time left: {view.deadline.remaining():.0f} s. Legal moves:")
         for i, move in enumerate(legal, 1):
             self._say(f"  {i:>3}  {move}")
@@ -92,6 +99,7 @@ class HumanPlayer(Player):
             self.output.flush()
             line = self._next_line(stop)
             if line is None:
+                self._timed_out = True
                 self._say("\n(no answer in time: a legal move is played for you)")
                 return legal[self.rng.randrange(len(legal))]
             understood = _understand(line, legal)

@@ -171,7 +171,8 @@ class PlayerSession:
             self._previous = (slot.legal, chosen)
         if chosen is not None and turn is not None:
             self.answers[turn] = chosen
-        self._answered = chosen
+        # what the strategy chose (even if illegal), to tell it later when another move was played
+        self._answered = move if move is not None else (slot.proposal.get() or chosen)
         return chosen
 
     def _guess(self) -> Term | None:
@@ -304,14 +305,19 @@ class PlayerSession:
 
     def _outcome(self, view: TurnView) -> dict[Constant, float]:
         """Each role's goal averaged over the final states still possible (roles without one left out)."""
-        totals: dict[Constant, float] = {}
-        weights: dict[Constant, float] = {}
-        for h in view.hypotheses():
+        values: dict[Constant, dict[float, float]] = {}  # role -> goal -> weight
+        for state, weight in view.hypotheses().distribution().items():
             try:
-                goals = view.machine.goals(h.state)
+                goals = view.machine.goals(state)
             except GGPError:
                 continue
             for role, value in goals.items():
-                totals[role] = totals.get(role, 0.0) + h.weight * value
-                weights[role] = weights.get(role, 0.0) + h.weight
-        return {role: totals[role] / weights[role] for role in view.match.roles if weights.get(role)}
+                seen = values.setdefault(role, {})
+                seen[float(value)] = seen.get(float(value), 0.0) + weight
+        out: dict[Constant, float] = {}
+        for role in view.match.roles:
+            seen = values.get(role)
+            if seen:
+                total = sum(seen.values())
+                out[role] = next(iter(seen)) if len(seen) == 1 else sum(v * w for v, w in seen.items()) / total
+        return out

@@ -1,0 +1,125 @@
+"""The players against the seed's and the reference figures.
+
+    python benchmarks/players.py [--only NAME ...] [--scale X] [--krieg-clock S]
+
+Prints, with fixed seeds: the Monty Hall win rate of ``pimc`` (2,000 matches), the Exploding
+Bomb averages of ``iimc``, ``ismcts`` and ``pimc`` (500 matches each, with how often each asked),
+how often ``iimc`` withholds in the telling variant against ``pimc`` (500 matches), and the
+Krieg-TicTacToe 4x4 results of ``pimc`` and ``ismcts`` against ``random`` at 1 s per move (200
+matches each, half in each colour). ``--scale`` multiplies the numbers of matches (e.g. 0.1
+for a quick look); ``--only`` picks experiments: montyhall, bomb, tell, krieg.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ggp.gdl.load import load_game  # noqa: E402
+from ggp.manager.client import make_client  # noqa: E402
+from ggp.manager.clocks import Clocks  # noqa: E402
+from ggp.manager.record import MatchRecord  # noqa: E402
+from ggp.manager.runner import MatchSettings, run_match  # noqa: E402
+
+RULESHEETS = ROOT / "rulesheets"
+KRIEG = ROOT.parent / "shared" / "corpus" / "gdl2" / "kriegTTT_4x4.gdl"
+
+
+def match(path: Path, specs: list[str], seed: int, clock: float) -> MatchRecord:
+    """One seeded in-process match."""
+    clients = [make_client(spec, random.Random(f"{seed}/{i}")) for i, spec in enumerate(specs)]
+    return run_match(load_game(path), clients, MatchSettings(Clocks(10.0, clock, 0.5), seed))
+
+
+def moves(record: MatchRecord, role: str) -> list[str]:
+    """The moves ``role`` made."""
+    i = record.roles.index(role)
+    return [s.joint_move[i] for s in record.steps]
+
+
+def rate(k: int, n: int) -> str:
+    """``k/n`` as a percentage with its standard error."""
+    p = k / n
+    return f"{100 * p:5.1f} % +- {100 * math.sqrt(p * (1 - p) / n):.1f} ({k}/{n})"
+
+
+def mean(values: list[float]) -> str:
+    """The mean with its standard error."""
+    m = sum(values) / len(values)
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / max(1, len(values) - 1))
+    return f"{m:6.2f} +- {sd / math.sqrt(len(values)):.2f} (n={len(values)})"
+
+
+def monty_hall(n: int) -> None:
+    began = time.monotonic()
+    records = [match(RULESHEETS / "montyhall.kif", ["pimc"], seed, 0.1) for seed in range(n)]
+    wins = sum(r.goals["candidate"] == 100 for r in records)
+    switches = sum(moves(r, "candidate")[3] == "switch" for r in records)
+    print(f"Monty Hall, pimc, 0.1 s: wins {rate(wins, n)}; switched {switches}/{n} "
+          f"[{time.monotonic() - began:.0f} s]")
+
+
+def bomb(n: int) -> None:
+    for player in ("iimc", "ismcts", "pimc"):
+        began = time.monotonic()
+        records = [match(RULESHEETS / "exploding_bomb.kif", [player], seed, 0.1) for seed in range(n)]
+        asks = sum("ask" in moves(r, "agent") for r in records)
+        print(f"Exploding Bomb, {player:6}, 0.1 s: mean goal {mean([r.goals['agent'] for r in records])}; "
+              f"asked {asks}/{n} [{time.monotonic() - began:.0f} s]")
+
+
+def tell(n: int) -> None:
+    for agent in ("iimc", "ismcts", "pimc"):
+        began = time.monotonic()
+        records = [match(RULESHEETS / "exploding_bomb_tell.kif", [agent, "pimc"], seed, 0.1) for seed in range(n)]
+        withheld = sum("tell" not in moves(r, "agent") for r in records)
+        print(f"Exploding Bomb with telling, agent {agent:6} vs pimc, 0.1 s: withheld {rate(withheld, n)}; "
+              f"agent's mean goal {mean([r.goals['agent'] for r in records])} [{time.monotonic() - began:.0f} s]")
+
+
+def krieg(n: int, clock: float) -> None:
+    for player in ("pimc", "ismcts"):
+        began = time.monotonic()
+        wins = draws = errors = 0
+        for seed in range(n):
+            seats = [player, "random"] if seed % 2 == 0 else ["random", player]
+            record = match(KRIEG, seats, seed, clock)
+            mine, theirs = ("xplayer", "oplayer") if seed % 2 == 0 else ("oplayer", "xplayer")
+            if record.status != "finished":
+                errors += 1
+                continue
+            wins += record.goals[mine] > record.goals[theirs]
+            draws += record.goals[mine] == record.goals[theirs]
+        print(f"Krieg-TicTacToe 4x4, {player} vs random, {clock:g} s: wins {rate(wins, n)}, draws {draws}, "
+              f"rules failed {errors} [{time.monotonic() - began:.0f} s]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=["montyhall", "bomb", "tell", "krieg"])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply the numbers of matches")
+    parser.add_argument("--krieg-clock", type=float, default=1.0, help="seconds per move in Krieg-TicTacToe")
+    args = parser.parse_args()
+    n = lambda base: max(2, int(base * args.scale))  # noqa: E731
+    if "montyhall" in args.only:
+        monty_hall(n(2000))
+    if "bomb" in args.only:
+        bomb(n(500))
+    if "tell" in args.only:
+        tell(n(500))
+    if "krieg" in args.only:
+        if not KRIEG.exists():
+            print(f"skipped Krieg-TicTacToe: {KRIEG} is absent")
+        else:
+            krieg(n(200), args.krieg_clock)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""``ggp tournament``: output format, seat rotation, pooling, confidence intervals, errors."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from ggp.cli import main
+from ggp.manager.record import read_record
+from ggp.manager.tournament import mean_ci95, seating, t975
+from tests.conftest import RULESHEETS
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object], str]:
+    status = main(["tournament", *args])
+    out, err = capsys.readouterr()
+    return status, (json.loads(out) if out.strip() else {}), err
+
+
+def test_output_format_and_seat_rotation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "records"
+    status, summary, _ = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), "--player", "random",
+                              "--player", "legal", "--matches", "4", "--playclock", "0.2", "--seed", "5",
+                              "--record-dir", str(records))
+    assert status == 0
+    assert list(summary) == ["matches", "mean_goals", "ci95"] and summary["matches"] == 4
+    read = [read_record(p) for p in sorted(records.glob("*.json"))]
+    assert len(read) == 4
+    seats = sorted((r.seed, r.players["agent"], r.players["opponent"]) for r in read)
+    assert sorted(p[1] for p in seats) == ["legal", "legal", "random", "random"]  # two matches each way
+    goals: dict[str, list[float]] = {"random": [], "legal": []}
+    for r in read:
+        for role, spec in r.players.items():
+            goals[spec].append(r.goals[role])
+    means = summary["mean_goals"]
+    intervals = summary["ci95"]
+    assert isinstance(means, dict) and isinstance(intervals, dict)
+    for spec, values in goals.items():
+        mean, lo, hi = mean_ci95(values)
+        assert means[spec] == pytest.approx(mean, abs=1e-3)
+        assert intervals[spec] == pytest.approx([lo, hi], abs=1e-3)
+
+
+def test_a_spec_given_twice_is_pooled_and_a_seed_repeats(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [str(RULESHEETS / "blind_tictactoe.kif"), "--player", "random", "--player", "random",
+            "--matches", "3", "--playclock", "0.2", "--seed", "11"]
+    _, first, _ = _run(capsys, *args)
+    _, again, _ = _run(capsys, *args)
+    assert first == again
+    assert list(first["mean_goals"]) == ["random"]  # type: ignore[arg-type]
+    mean = first["mean_goals"]["random"]  # type: ignore[index]
+    assert 0 <= mean <= 100
+
+
+def test_seating_rotates_and_intervals_follow_student() -> None:
+    assert seating(["a", "b", "c"], 0) == ["a", "b", "c"]
+    assert seating(["a", "b", "c"], 1) == ["b", "c", "a"]
+    assert seating(["a", "b"], 3) == ["b", "a"]
+    values = [0.0, 100.0, 100.0, 50.0, 100.0]
+    mean, lo, hi = mean_ci95(values)
+    half = 2.776 * statistics.stdev(values) / 5 ** 0.5
+    assert mean == 70 and lo == pytest.approx(70 - half) and hi == pytest.approx(70 + half)
+    assert mean_ci95([42.0]) == (42.0, 42.0, 42.0)
+    assert t975(1) == 12.706 and t975(30) == 2.042
+    assert 1.98 < t975(120) < 1.981 and 2.02 < t975(40) < 2.022  # tables: 1.980, 2.021
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--player", "random"], "2 player roles (agent opponent) but 1 players were given"),
+        (["--player", "nobody", "--player", "random"], "unknown player 'nobody'"),
+        (["--player", "random", "--player", "random", "--matches", "0"], "must be positive"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_1(args: list[str], message: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    status, summary, err = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), *args, "--seed", "1")
+    assert status == 1 and not summary
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
