@@ -22,11 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ggp.gdl.load import load_game  # noqa: E402
-from ggp.manager.client import make_client  # noqa: E402
-from ggp.manager.clocks import Clocks  # noqa: E402
-from ggp.manager.record import MatchRecord  # noqa: E402
-from ggp.manager.runner import MatchSettings, run_match  # noqa: E402
+from ggp.gdl.load import load_game
+from ggp.manager.client import make_client
+from ggp.manager.clocks import Clocks
+from ggp.manager.record import MatchRecord
+from ggp.manager.runner import MatchSettings, run_match
 
 RULESHEETS = ROOT / "rulesheets"
 KRIEG = ROOT.parent / "shared" / "corpus" / "gdl2" / "kriegTTT_4x4.gdl"
@@ -107,7 +107,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the numbers of matches")
     parser.add_argument("--krieg-clock", type=float, default=1.0, help="seconds per move in Krieg-TicTacToe")
     args = parser.parse_args()
-    n = lambda base: max(2, int(base * args.scale))  # noqa: E731
+    n = lambda base: max(2, int(base * args.scale))
     if "montyhall" in args.only:
         monty_hall(n(2000))
     if "bomb" in args.only:

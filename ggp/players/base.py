@@ -165,13 +165,16 @@ class Player(ABC):
     """Base class of every player: override :meth:`play`, and :meth:`start`, :meth:`stop`,
     :meth:`abort` when needed. One instance may play many matches, one after another.
 
-    ``name`` (the registry key, one word) and ``summary`` (one line for ``ggp players``) are
-    class attributes. ``rng`` is the player's only source of randomness; ``reasoner`` names the
+    ``name`` (the registry key, one word), ``summary`` (one line for ``ggp players``) and
+    ``population`` (hypotheses carried for it) are class attributes. ``rng`` is the player's only source of randomness; ``reasoner`` names the
     state machine to use (None: the project default).
     """
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    #: How many hypotheses (weighted states) the session carries for the player from turn to
+    #: turn; players that never search them can ask for few and save the time.
+    population: ClassVar[int] = 96
 
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()

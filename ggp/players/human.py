@@ -34,6 +34,7 @@ class HumanPlayer(Player):
 
     name = "human"
     summary = "a person at the console: shows percepts and legal moves, reads a choice"
+    population = 4
 
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None,
                  input: TextIO | None = None, output: TextIO | None = None):

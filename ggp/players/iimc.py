@@ -18,7 +18,8 @@ role acts on *what it would know* in the simulated game:
    that set, and the best mean is played. ``random`` moves uniformly. After the joint move each
    role's set is moved on with its own move and percepts (states that cannot have produced its
    percepts drop out). After those steps a random playout ends the game.
-3. A move's value is the player's mean final goal over the simulations; the best is played.
+3. A move's value is the player's mean final goal over the simulations; the best is played
+   (moves are simulated in turn, in random order, and the best so far is proposed after each).
 
 So a move that brings information (asking which wire arms the bomb) is worth what the better
 informed later choice gains, and a move that gives information away (telling the opponent)
@@ -41,11 +42,22 @@ from ggp.gdl.terms import Term
 from ggp.players.base import Player, TurnView
 from ggp.players.particles import Hypotheses, Hypothesis, extend
 from ggp.players.registry import register
-from ggp.players.search import MoveStats, best_move, goal, playout, stop_time, value_of_move
+from ggp.players.search import (
+    MoveStats,
+    best_move,
+    goal,
+    playout,
+    stop_time,
+    value_of_move,
+)
 from ggp.reasoner.machine import JointMove, State, StateMachine
 
 #: One role's view of one step: its move and what it saw.
 Seen = tuple[Term, frozenset[Term]]
+
+
+class _OutOfTime(Exception):
+    """The search's time is up (internal: ends the simulation in progress)."""
 
 
 @register
@@ -73,28 +85,33 @@ class IimcPlayer(Player):
         hypotheses = view.hypotheses()
         self._cache: dict[tuple[int, tuple[Seen, ...]], list[Hypothesis]] = {}
         stats = {move: MoveStats() for move in legal}
-        stop = stop_time(view.deadline)
+        self._stop = stop_time(view.deadline)
         simulations = 0
-        while time.monotonic() < stop:
-            drawn = hypotheses.draw(rng)
-            mine = list(hypotheses.resample(self.carried, rng)) if hidden else []
-            try:
-                informed = self._informations(machine, drawn, me, mine) if hidden else {}
-            except ReasonerError:
-                continue
-            order = list(legal)
-            rng.shuffle(order)
-            for move in order:
-                if time.monotonic() >= stop and simulations:
-                    break
+        try:
+            while time.monotonic() < self._stop:
+                drawn = hypotheses.draw(rng)
+                mine = list(hypotheses.resample(self.carried, rng)) if hidden else []
                 try:
-                    stats[move].add(self._simulate(machine, drawn.state, me, move, dict(informed), hidden))
+                    informed = self._informations(machine, drawn, me, mine) if hidden else {}
                 except ReasonerError:
-                    stats[move].add(0.0)
-            simulations += 1
-            view.propose(best_move(legal, stats, rng))
+                    continue
+                order = list(legal)
+                rng.shuffle(order)
+                for move in order:
+                    try:
+                        stats[move].add(self._simulate(machine, drawn.state, me, move, dict(informed), hidden))
+                    except ReasonerError:
+                        stats[move].add(0.0)
+                    simulations += 1
+                    view.propose(best_move(legal, stats, rng))
+        except _OutOfTime:
+            pass
         self.last_search = {"simulations": simulations, "hypotheses": len(hypotheses)}
         return best_move(legal, stats, rng)
+
+    def _check_time(self) -> None:
+        if time.monotonic() >= self._stop:
+            raise _OutOfTime()
 
     # --- information sets -------------------------------------------------------------------
 
@@ -128,6 +145,7 @@ class IimcPlayer(Player):
             start -= 1
         population = self._cache.get((index, seen[:start])) or [Hypothesis(machine.initial_state(), 1.0, ())]
         for t in range(start, len(seen)):
+            self._check_time()
             move, percepts = seen[t]
             population = extend(machine, population, index, move, percepts, True, self.rng)
             if not population:
@@ -176,8 +194,10 @@ class IimcPlayer(Player):
         stats = {move: MoveStats() for move in moves}
         role = machine.roles[index]
         for state in states:
+            self._check_time()
             allowed = machine.legal_moves(state, role)
+            seed = rng.getrandbits(64)
             for move in moves:
-                if move in allowed:
-                    stats[move].add(value_of_move(machine, state, index, move, rng))
+                if move in allowed:  # common random numbers, as in pimc
+                    stats[move].add(value_of_move(machine, state, index, move, random.Random(seed)))
         return best_move(moves, stats, rng)

@@ -37,7 +37,7 @@ EXPLORATION = 0.7
 class _Edge:
     """Statistics of one move at one node: visits, total value, availability."""
 
-    __slots__ = ("visits", "total", "available")
+    __slots__ = ("available", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
@@ -48,7 +48,7 @@ class _Edge:
 class _Node:
     """One information set of the observer: per-role move statistics and children."""
 
-    __slots__ = ("edges", "children")
+    __slots__ = ("children", "edges")
 
     def __init__(self, roles: int):
         self.edges: list[dict[Term, _Edge]] = [{} for _ in range(roles)]
@@ -101,7 +101,7 @@ class IsmctsPlayer(Player):
             except ReasonerError:
                 pass
             iterations += 1
-            if iterations % 64 == 0:
+            if iterations % 64 == 0 or iterations == len(legal):
                 view.propose(self._choice(root, me, legal))
         self.last_search = {"iterations": iterations, "hypotheses": len(hypotheses)}
         return self._choice(root, me, legal)

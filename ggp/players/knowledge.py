@@ -2,19 +2,20 @@
 
 :class:`Knowledge` is kept by the player's session and updated with every observation:
 
-* in a fully observed game (GDL messages carry every joint move) the state is simply played
-  forward;
+* in a fully observed game (GDL messages carry every joint move) the state is played forward;
 * otherwise the role's :class:`~ggp.belief.Belief` (exact and complete: a clingo encoding of
-  the histories) is updated; it gives the moves legal in every possible state and refills the
-  hypotheses; and a population of :class:`~ggp.players.particles.Hypothesis` is carried forward
-  by the player's fast state machine (:func:`~ggp.players.particles.extend`), which costs far
-  less than sampling every history afresh from the solver each turn. When the population dies
-  out or has too few distinct members, it is refilled with weighted samples from the belief;
-* without a belief (rules outside the temporal encoding, unreported moves or percepts, reports
-  that no history explains, updates slower than the clock allows) the population goes on alone,
-  and when it dies out a :class:`~ggp.players.tracker.HistoryTracker` (depth-first search for
-  one history, relaxing percepts if it must) supplies one. ``consistent`` then says whether the
-  hypotheses still explain every percept.
+  the histories) is updated; it gives the moves legal in every possible state. A population of
+  weighted :class:`~ggp.players.particles.Hypothesis` is carried forward by the player's own
+  fast state machine (:func:`~ggp.players.particles.extend`), far cheaper than sampling every
+  history afresh from the solver each turn; when too few distinct ones survive it is refilled
+  from the belief (exact draws from a small information set, else solver-guided samples as
+  time allows);
+* when no hypothesis survives and the belief cannot refill in time, the population is grown
+  again from 2, 4, 8, ... steps back; failing that, a :class:`~ggp.players.tracker.HistoryTracker`
+  (depth-first search for one history, relaxing percepts if it must) supplies one; failing that,
+  the hypotheses go on ignoring the step's percepts. ``consistent`` says whether they still
+  explain every percept. The belief is given up when the reports go beyond it (a move or
+  percepts not reported, percepts no history explains) or its updates are too slow for the clock.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class Knowledge:
         self._use_belief = use_belief and description.uses_sees
         self._belief_started = False
         self._legal: tuple[Term, ...] | None = None
+        self._pending: list[Observation] = []  # recorded, not yet followed by the hypotheses
         self._sample_cost = 0.002  # seconds per history and squared step, drawn from the belief
         self._enumeration_cost = 0.0  # seconds to enumerate the information set, learned
         self._exact = True  # every hypothesis explains every percept
@@ -150,20 +152,48 @@ class Knowledge:
 
         The hypotheses are carried forward; refilled from the belief when too few distinct ones
         survive (or they were inexact). When none survives and there is no time to sample the
-        belief (or no belief), they are grown again from the populations 1, 2, 4, ... steps
+        belief (or no belief), they are grown again from the populations 2, 4, 8, ... steps
         back; failing that, the tracker supplies one history (inexact if it had to ignore
         percepts) and is kept up to date from then on; failing that too, the hypotheses are
         carried forward ignoring the percepts, or even the role's move (the legal moves still
         come from the belief, when there is one). Raises :class:`TrackingError` when every
         hypothesis had ended.
         """
+        self.record(observation)
+        self.follow(deadline, live)
+
+    def record(self, observation: Observation) -> None:
+        """The first half of :meth:`observe`: note the step and update the belief (after this,
+        :meth:`early_legal_moves` knows the legal moves); :meth:`follow` must come next."""
         self.start()
         self.observations.append(observation)
+        self._pending.append(observation)
         self._legal = None
+        if observation.joint is None:
+            self._update_belief(observation)
+
+    def early_legal_moves(self) -> tuple[Term, ...] | None:
+        """The legal moves when the belief knows them before the hypotheses are updated, else None."""
+        if self.belief is None or self.fully_observed:
+            return None
+        try:
+            self._legal = self.belief.legal_everywhere()
+        except GGPError as exc:
+            self._drop_belief(f"belief query failed: {exc}")
+            return None
+        return self._legal or None
+
+    def follow(self, deadline: Deadline, live: bool = True) -> None:
+        """The second half of :meth:`observe`: move the hypotheses on over the recorded steps
+        (``live`` says the game goes on after the last one)."""
+        pending, self._pending = self._pending, []
+        for i, observation in enumerate(pending):
+            self._follow(observation, deadline.share(1 / (len(pending) - i)), live or i < len(pending) - 1)
+
+    def _follow(self, observation: Observation, deadline: Deadline, live: bool) -> None:
         if observation.joint is not None:
             self._observe_joint(observation.joint)
             return
-        self._update_belief(observation)
         if self.tracker is not None:
             self._track(observation, deadline.share(0.3), live)
         move, percepts = observation.move, observation.percepts
@@ -192,7 +222,7 @@ class Knowledge:
         self._past.append(self._population)
 
     def _backtrack(self, deadline: Deadline, live: bool) -> list[Hypothesis]:
-        """Hypotheses for the last step grown again from the populations 1, 2, 4, ... steps back
+        """Hypotheses for the last step grown again from the populations 2, 4, 8, ... steps back
         over the observations since (the recent guesses that failed are drawn anew)."""
         steps = len(self.observations)
         back = 2

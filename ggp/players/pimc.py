@@ -3,13 +3,15 @@
 Each round draws one hypothesis (a state the role considers possible) in proportion to its
 weight and evaluates every own legal move on it by a random playout, as if that state were the
 true one; a move's value is its mean over the rounds, hence the weighted average over the
-states. It plays the move with the best mean when the time is up (proposing the best so far
+states. The playouts of one round use common random numbers (the same seed for every move), so
+moves are compared on the same luck. It plays the move with the best mean when the time is up (proposing the best so far
 as it goes). Like every player that treats sampled states as known, it never values
 information: asking costs something in every sampled state and tells nothing in any of them.
 """
 
 from __future__ import annotations
 
+import random
 import time
 
 from ggp.gdl.terms import Term
@@ -39,11 +41,12 @@ class PimcPlayer(Player):
         while time.monotonic() < stop:
             state = hypotheses.draw(rng).state
             allowed = machine.legal_moves(state, view.role)
+            seed = rng.getrandbits(64)
             for move in legal:
-                if move in allowed:
-                    stats[move].add(value_of_move(machine, state, index, move, rng))
+                if move in allowed:  # common random numbers: every move's playout draws alike
+                    stats[move].add(value_of_move(machine, state, index, move, random.Random(seed)))
             rounds += 1
-            if rounds % 16 == 0:
+            if rounds < 16 or rounds % 16 == 0:
                 view.propose(best_move(legal, stats, rng))
         self.last_search = {"rounds": rounds, "hypotheses": len(hypotheses)}
         return best_move(legal, stats, rng)

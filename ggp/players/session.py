@@ -25,9 +25,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
 from ggp.errors import GGPError
-from ggp.gdl.terms import Term
+from ggp.gdl.terms import Constant, Term
 from ggp.gdl.validate import prepare
-from ggp.gdl.terms import Constant
 from ggp.players import memory
 from ggp.players.base import MatchInfo, Player, StartView, TurnView, _Proposal
 from ggp.players.deadline import Deadline
@@ -224,7 +223,7 @@ class PlayerSession:
             self.machine = make_machine(description, self.reasoner) if self.reasoner \
                 else make_machine(description)
             self.knowledge = Knowledge(self.machine, description, self.match.role, self.rng,
-                                       self.match.play_clock)
+                                       self.match.play_clock, max(1, self.player.population))
             self.knowledge.start()
         except (GGPError, ValueError, RuntimeError) as exc:
             self.error = f"cannot reason about these rules: {exc}"
@@ -239,22 +238,37 @@ class PlayerSession:
         finally:
             memory.save(self.player)
 
-    def _observe(self, observations: list[Observation], deadline: Deadline, live: bool) -> bool:
-        """Add observations to the history; False when the session cannot reason any more."""
-        for i, obs in enumerate(observations):
+    def _observe(self, observations: list[Observation], deadline: Deadline, live: bool,
+                 slot: _Turn | None = None) -> bool:
+        """Add observations to the history; False when the session cannot reason any more.
+
+        The belief is updated first; when it knows the legal moves, ``slot`` gets them (and a
+        fallback move) before the hypotheses are moved on.
+        """
+        for obs in observations:
             self.moves.append(obs.move)
             self.percepts.append(obs.percepts)
             if self.joints is not None:
                 self.joints = self.joints + [obs.joint] if obs.joint is not None else None
-            if self.knowledge is None:
-                continue
-            try:
-                self.knowledge.observe(obs, deadline, live or i < len(observations) - 1)
-            except GGPError as exc:
-                self.error = str(exc)
-                self.knowledge = None
-                log.error("%s: %s", self.match.match_id, exc)
+        if self.knowledge is None:
+            return False
+        try:
+            for obs in observations:
+                self.knowledge.record(obs)
+            if slot is not None and live:
+                self._offer(slot, self.knowledge.early_legal_moves())
+            self.knowledge.follow(deadline, live)
+        except GGPError as exc:
+            self.error = str(exc)
+            self.knowledge = None
+            log.error("%s: %s", self.match.match_id, exc)
         return self.knowledge is not None
+
+    def _offer(self, slot: _Turn, legal: tuple[Term, ...] | None) -> None:
+        """Give the transport the legal moves and a fallback among them, as soon as they are known."""
+        if legal is not None:
+            slot.legal = legal
+            slot.fallback = legal[self.rng.randrange(len(legal))] if legal else None
 
     def _view(self, deadline: Deadline, slot: _Turn, legal: tuple[Term, ...]) -> TurnView:
         assert self.machine is not None and self.knowledge is not None
@@ -279,12 +293,12 @@ class PlayerSession:
 
     def _play_task(self, observations: list[Observation], slot: _Turn, deadline: Deadline,
                    answered: Term | None) -> Term | None:
-        if not self._observe(observations, deadline.share(TRACKING_SHARE), live=True):
+        if not self._observe(observations, deadline.share(TRACKING_SHARE), live=True, slot=slot):
             return None
         assert self.knowledge is not None
         legal = self.knowledge.legal_moves()
-        slot.legal = legal
-        slot.fallback = legal[self.rng.randrange(len(legal))] if legal else None
+        if slot.legal != legal:
+            self._offer(slot, legal)
         if deadline.expired or not legal:
             return None
         view = self._view(deadline, slot, legal)
@@ -316,8 +330,8 @@ class PlayerSession:
                 seen[float(value)] = seen.get(float(value), 0.0) + weight
         out: dict[Constant, float] = {}
         for role in view.match.roles:
-            seen = values.get(role)
-            if seen:
-                total = sum(seen.values())
-                out[role] = next(iter(seen)) if len(seen) == 1 else sum(v * w for v, w in seen.items()) / total
+            found = values.get(role)
+            if found:
+                total = sum(found.values())
+                out[role] = next(iter(found)) if len(found) == 1 else sum(v * w for v, w in found.items()) / total
         return out

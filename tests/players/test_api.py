@@ -27,7 +27,7 @@ from ggp.players.deadline import Deadline
 from ggp.players.human import HumanPlayer
 from ggp.players.session import PlayerSession
 from ggp.players.tracker import Observation
-from tests.conftest import RULESHEETS, ROOT
+from tests.conftest import ROOT, RULESHEETS
 from tests.server.support import REASONER
 
 T = Term.parse
@@ -52,7 +52,7 @@ def _local_match(path: Path, players: list[Player], seed: int, clock: float = 0.
 
 def _example_source() -> str:
     text = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- example-player: begin -->\n```python\n(.*?)```\n<!-- example-player: end -->", text, re.S)
+    block = re.search(r"<!-- example-player: begin -->\n```python\n(.*?)```\n<!-- example-player: end -->", text, re.DOTALL)
     assert block is not None, "docs/players.md has no marked example player"
     return block.group(1)
 
