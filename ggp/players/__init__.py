@@ -1,9 +1,15 @@
-"""Players: the :class:`~ggp.players.base.Player` interface, the registry and built-in players."""
+"""Players: the :class:`~ggp.players.base.Player` interface, the registry and built-in players.
+
+Write a player by subclassing :class:`Player` (see ``docs/players.md``); the session hands it a
+:class:`TurnView` each turn, with the role's belief and weighted :class:`Hypotheses` about the
+state.
+"""
 
 from __future__ import annotations
 
 from ggp.players.base import MatchInfo, Player, StartView, TurnView
 from ggp.players.deadline import Deadline
+from ggp.players.particles import Hypotheses, Hypothesis
 from ggp.players.registry import (
     available_players,
     create_player,
@@ -12,6 +18,6 @@ from ggp.players.registry import (
 )
 
 __all__ = [
-    "Deadline", "MatchInfo", "Player", "StartView", "TurnView", "available_players", "create_player",
-    "player_class", "register",
+    "Deadline", "Hypotheses", "Hypothesis", "MatchInfo", "Player", "StartView", "TurnView", "available_players",
+    "create_player", "player_class", "register",
 ]
