@@ -25,6 +25,7 @@ from translators.recycle import ir
 from translators.recycle.arith import FALSE, Interval
 from translators.recycle.batches import AccessAnalysis, Batch, make_batches
 from translators.recycle.cardsets import CardSetMixin
+from translators.recycle.groups import GroupMixin
 from translators.recycle.cardstate import emit_card_state, order_classes
 from translators.recycle.compiler import Ctl, StepCtl, Val, positive_vars
 from translators.recycle.control import Control
@@ -53,7 +54,7 @@ from translators.recycle.vocabulary import NOOP, UNSET, c, does, f, name, num, n
 RANDOM = Constant("random")
 
 
-class Compiler(CardSetMixin, PointMapMixin):
+class Compiler(GroupMixin, CardSetMixin, PointMapMixin):
     """The expression compiler with every part mixed in."""
 
     ranges: Ranges

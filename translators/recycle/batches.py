@@ -196,6 +196,9 @@ class AccessAnalysis:
             return
         if isinstance(node, (ir.MovedCard, ir.PickedCard)):
             return
+        if isinstance(node, (ir.SlotSet, ir.SlotCheck)):
+            self.reads(node.base, env, out, chance)
+            return
         for child in node.subnodes():
             self.reads(child, env, out, chance)
 

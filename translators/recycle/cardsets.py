@@ -31,6 +31,8 @@ from translators.recycle.nodes import (
     CollectionAt,
     ExtremeCard,
     Filter,
+    Run,
+    Slice,
     Name,
     SetOp,
     Sort,
@@ -103,6 +105,10 @@ class CardSetMixin(CoreCompiler):
             binding = real_env.get(real.name)
             if isinstance(binding, Sym) and binding.domain is not None:
                 return self.member(binding.domain.collection, binding.domain.env, ctl, card)
+        if isinstance(real, ir.SlotSet):
+            return self.slot_member(real, real_env, ctl, card)  # type: ignore[attr-defined]
+        if isinstance(real, Slice):
+            return self.slice_member(real, real_env, ctl, card)  # type: ignore[attr-defined]
         if isinstance(real, CollectionAt):
             groups, groups_env = deref(real.groups, real_env)
             if isinstance(groups, Tuples) and real.position == "top":
@@ -227,6 +233,14 @@ class CardSetMixin(CoreCompiler):
     def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
         """``(size COLL) op k``."""
         real, real_env = deref(coll, env)
+        if isinstance(real, ir.SlotSet):
+            from translators.recycle.arith import holds
+
+            return [] if holds(op, len(real.slots), k) else [FALSE]
+        if isinstance(real, Run):
+            lits, value = self.run_length(real, real_env, ctl)  # type: ignore[attr-defined]
+            table = self.tables.test(op, k, (0, 13))
+            return lits + [f(table, value) if table else FALSE]
         if isinstance(real, Tuples):
             _, quals, _ = self.tuple_groups(real, real_env, ctl)
             some = self.aux("tuples", [[q] for q in quals.values()], real_env, real,
@@ -250,6 +264,10 @@ class CardSetMixin(CoreCompiler):
     def size_value(self, coll: Any, env: Env, ctl: Ctl) -> Val:
         """``(size COLL)`` as a value."""
         real, real_env = deref(coll, env)
+        if isinstance(real, ir.SlotSet):
+            return [], num(len(real.slots))
+        if isinstance(real, Run):
+            return self.run_length(real, real_env, ctl)  # type: ignore[attr-defined]
         cards = self.domain_cards(real, real_env) if _is_cards(real) else None
         if cards is None:
             raise TranslationError(coll, "only the size of a card collection can be used as a value")
@@ -295,6 +313,9 @@ class CardSetMixin(CoreCompiler):
     def sum_value(self, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
         """``(sum CARDS using P)`` with a chain over the possible members (saturating at ``cap``
         when only comparisons with smaller constants need it; points are never negative)."""
+        real_cards, real_env = deref(node.cards, env)
+        if isinstance(real_cards, ir.SlotSet):
+            return self.slot_sum(real_cards, node.points, real_env, ctl)  # type: ignore[attr-defined]
         lifted = self.lift(node, env, ctl)
         if lifted is not None:
             inner, pctl, binds = lifted
@@ -403,10 +424,11 @@ class CardSetMixin(CoreCompiler):
             real = CollectionAt("top", real, line=node.line, column=node.column)
         if not isinstance(real, CardLocation):
             return self.virtual_top(node, real, real_env, ctl)
+        if real.visibility == "mem":
+            return self.mem_top(real, real_env, ctl)  # type: ignore[attr-defined]
         lits, loc = self.loc_term(real, real_env, ctl)
         v = self.fresh("c")
-        fluent = "ontopcopy" if real.visibility == "mem" else "ontop"
-        known = lits + [true(f(fluent, loc, v))]
+        known = lits + [true(f("ontop", loc, v))]
         places = concrete(real, real_env, self.model)
         if not ctl.chance or not any(p in self.heapy for p in places):
             return known, v

@@ -14,7 +14,9 @@ top is a random choice (``(heaptop LOC)``). So:
 - reading the top of a lost order ends the game with ``(failed order)`` (it never happens in the
   corpus: the order of piles is only read where it is known).
 
-Memory locations hold copies: ``(copy C LOC)``, with their own known top ``(ontopcopy LOC C)``.
+Memory locations hold copies: ``(copy C LOC)``, each with its place in the order remembered
+(``(cpos LOC C N)``, ``(ccount LOC N)``, ``(cdepth LOC C D)`` counted from the last one), up
+to :data:`MEMORY_CAP` copies.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ from ggp.gdl.terms import Variable
 from translators.recycle.effects import EffectEmitter
 from translators.recycle.model import GameModel, Location
 from translators.recycle.rulebook import RuleBook
-from translators.recycle.vocabulary import c, f, loc, nxt, rule, true
+from translators.recycle.vocabulary import c, f, loc, num, nxt, rule, true
+
+
+#: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
+MEMORY_CAP = 16
 
 
 def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],
@@ -131,16 +137,35 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
                           true(f("under", L, C, D)), Not(f("pushed", L))))
     if copies or emitter.forgets:
-        with book.group("memory locations: copies of cards, and their top"):
+        N, M, Q = Variable("n"), Variable("m"), Variable("q")
+        with book.group("memory locations: copies of cards, each with its place in the order remembered"):
+            for place in model.locations:
+                if place.vis == "mem":
+                    book.add(rule(f("init", f("ccount", loc(place), num(0)))))
+            for k in range(MEMORY_CAP):
+                book.add(rule(f("nextcopy", num(k), num(k + 1))))
             for m in copies:
                 book.add(rule(nxt(f("copy", C, T)), f(m.relation, C, F, T)))
-                book.add(rule(nxt(f("ontopcopy", T, C)), f(m.relation, C, F, T)))
+                book.add(rule(nxt(f("cpos", T, C, N)), f(m.relation, C, F, T), true(f("ccount", T, N))))
+                book.add(rule(nxt(f("ccount", T, M)), f(m.relation, C, F, T), true(f("ccount", T, N)),
+                              f("nextcopy", N, M)))
                 book.add(rule(f("copied", T), f(m.relation, C, F, T)))
             for rel in emitter.forgets:
                 book.add(rule(f("forgot", L), f(rel, L)))
+                book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L)))
             book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L))))
-            book.add(rule(nxt(f("ontopcopy", L, C)), true(f("ontopcopy", L, C)), Not(f("forgot", L)),
+            book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L))))
+            book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)),
                           Not(f("copied", L))))
+            book.add(rule(f("ctop", L, C), f("cdepth", L, C, num(0))))
+            D = Variable("d")
+            book.add(rule(f("cdepth", L, C, D), true(f("ccount", L, N)), true(f("cpos", L, C, Q)),
+                          f("depthof", N, Q, D)))
+            for n in range(1, MEMORY_CAP + 1):
+                for q in range(n):
+                    book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
+            for m in copies:
+                book.add(rule(f("fails", c("memory")), f(m.relation, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
     del S
     _ = Literal
 

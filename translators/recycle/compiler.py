@@ -373,6 +373,8 @@ class CoreCompiler:
             return self.quantified(node, env, ctl)
         if isinstance(node, Compare):
             return _clean(self.compare(node, env, ctl))
+        if isinstance(node, ir.SlotCheck):
+            return self.slot_check(node, env, ctl)  # type: ignore[attr-defined]
         raise TranslationError(node, "a condition is expected here")
 
     def quantified(self, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]:

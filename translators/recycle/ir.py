@@ -128,6 +128,27 @@ class PickedCard(Node):
     effect: int
 
 
+@dataclass(frozen=True)
+class SlotSet(Node):
+    """Some members of a small collection, by rank in card-id order (the ``slots``, from 1):
+    one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``."""
+
+    base: Node
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SlotCheck(Node):
+    """A condition on a :class:`SlotSet`: its slots are all filled (``exist``), its cards' points
+    make a run (``run``), or it is a run of the largest length any run has (``largest``)."""
+
+    kind: str
+    base: Node
+    slots: tuple[int, ...]
+    points: Node | None = None
+    length: int = 0
+
+
 @dataclass(eq=False)
 class Guard:
     """The condition of a conditional action, evaluated once just before its first effect."""
@@ -288,5 +309,5 @@ class Program:
 __all__ = [
     "Alias", "Binding", "Block", "BulkMove", "ChoiceNode", "CycleSet", "Domain", "Effect", "Env",
     "Fixed", "ForgetAll", "Guard", "Item", "MoveCard", "MovedCard", "Option", "PickCard", "PickedCard", "Program",
-    "Remember", "SetInt", "SetPointMap", "SetStr", "Shuffle", "StageNode", "StageRef", "Sym",
+    "Remember", "SetInt", "SlotCheck", "SlotSet", "SetPointMap", "SetStr", "Shuffle", "StageNode", "StageRef", "Sym",
 ]

@@ -53,11 +53,13 @@ from translators.recycle.nodes import (
     Remember,
     Repeat,
     RepeatAll,
+    Runs,
     SetPoints,
     SetStr,
     Shuffle,
     Size,
     Stage,
+    Subsets,
     TeamAt,
     TeamOf,
     TurnPass,
@@ -66,6 +68,9 @@ from translators.recycle.nodes import (
 from translators.recycle.resolve import kind_of
 from translators.recycle.translation_error import TranslationError
 from translators.recycle.vocabulary import c, name, num
+
+#: How many members of a collection ``subsets`` and ``runs`` look at.
+SLOTS = 5
 
 #: Forwarding state: location key -> (effect id, guards of the move).
 Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
@@ -316,7 +321,40 @@ class Lowerer:
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
         if isinstance(coll, Partition):
             return self.partition(node, coll, coll_env, env, guards, fwd)
+        if isinstance(coll, (Subsets, Runs)):
+            return self.slot_groups(node, coll, coll_env, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
+
+    def slot_groups(self, node: ActionAgg, coll: Any, coll_env: Env, env: Env,
+                    guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """``all`` over ``(subsets CARDS)`` or ``(runs largest|all N CARDS using P)``: unrolled
+        over the subsets of the first ``SLOTS`` members of CARDS (in card-id order); a game where
+        CARDS has more members ends with ``(failed slots)``."""
+        from itertools import combinations
+
+        at = {"line": coll.line, "column": coll.column}
+        base = coll.cards
+        points = getattr(coll, "points", None)
+        least = 1
+        if isinstance(coll, Runs):
+            least = self.literal(coll.length, coll_env) or 1
+        out: list[ir.Effect] = []
+        for size in range(least, SLOTS + 1):
+            for slots in combinations(range(1, SLOTS + 1), size):
+                group = ir.SlotSet(base, slots, **at)
+                inner_env = env.bind(node.var.name, Alias(group, coll_env))
+                checks = [ir.SlotCheck("exist", base, slots, **at)]
+                if isinstance(coll, Runs):
+                    checks.append(ir.SlotCheck("run", base, slots, points, size, **at))
+                    if coll.mode == "largest":
+                        checks.append(ir.SlotCheck("largest", base, slots, points, size, **at))
+                added = tuple(self.new_guard(check, coll_env) for check in checks)
+                got = self.item(node.body, inner_env, guards + added, fwd)
+                if not got:
+                    for guard in added:
+                        del self.guards[guard.id]
+                out += got
+        return out
 
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
@@ -352,6 +390,8 @@ class Lowerer:
                 return binding.kind
         if isinstance(node, Filter):
             return self.kind(*deref(node.collection, env)) if isinstance(node.collection, Var) else kind_of(node)
+        if isinstance(node, ir.SlotSet):
+            return "cards"
         return kind_of(node)
 
     def new_guard(self, cond: Node, env: Env) -> Guard:

@@ -32,8 +32,10 @@ from translators.recycle.nodes import (
     Or,
     Partition,
     PlayerAt,
+    Run,
     Runs,
     SetOp,
+    Slice,
     Sort,
     Subsets,
     Tuples,
@@ -156,6 +158,10 @@ class CardDomains:
             return self.cards(real.cards, real_env)
         if isinstance(real, CollectionAt):
             return self.cards(real.groups, real_env)
+        if isinstance(real, ir.SlotSet):
+            return self.cards(real.base, real_env)
+        if isinstance(real, (Slice, Run)):
+            return self.cards(real.cards, real_env)
         if isinstance(real, (Tuples, Subsets, Runs)):
             return self.cards(real.cards, real_env)
         if isinstance(real, Partition):
