@@ -176,6 +176,8 @@ class Knowledge:
         """The legal moves when the belief knows them before the hypotheses are updated, else None."""
         if self.belief is None or self.fully_observed:
             return None
+        if self._legal is not None:
+            return self._legal or None
         try:
             self._legal = self.belief.legal_everywhere()
         except GGPError as exc:

@@ -225,6 +225,7 @@ class PlayerSession:
             self.knowledge = Knowledge(self.machine, description, self.match.role, self.rng,
                                        self.match.play_clock, max(1, self.player.population))
             self.knowledge.start()
+            self.knowledge.legal_moves()  # the first turn's, ready before it is asked
         except (GGPError, ValueError, RuntimeError) as exc:
             self.error = f"cannot reason about these rules: {exc}"
             log.error("%s: %s", self.match.match_id, self.error)
