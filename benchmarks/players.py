@@ -1,6 +1,6 @@
 """The players against the seed's and the reference figures.
 
-    python benchmarks/players.py [--only NAME ...] [--scale X] [--krieg-clock S]
+    python benchmarks/players.py [--only NAME ...] [--scale X] [--krieg-clock S] [--krieg-players P ...]
 
 Prints, with fixed seeds: the Monty Hall win rate of ``pimc`` (2,000 matches), the Exploding
 Bomb averages of ``iimc``, ``ismcts`` and ``pimc`` (500 matches each, with how often each asked),
@@ -84,8 +84,8 @@ def tell(n: int) -> None:
               f"agent's mean goal {mean([r.goals['agent'] for r in records])} [{time.monotonic() - began:.0f} s]")
 
 
-def krieg(n: int, clock: float) -> None:
-    for player in ("pimc", "ismcts"):
+def krieg(n: int, clock: float, players: list[str]) -> None:
+    for player in players:
         began = time.monotonic()
         wins = draws = errors = 0
         for seed in range(n):
@@ -97,6 +97,9 @@ def krieg(n: int, clock: float) -> None:
                 continue
             wins += record.goals[mine] > record.goals[theirs]
             draws += record.goals[mine] == record.goals[theirs]
+            if (seed + 1) % 10 == 0:  # partial figures, for long runs
+                print(f"  {player}: {seed + 1} matches: {wins} won, {draws} drawn, {errors} failed "
+                      f"[{time.monotonic() - began:.0f} s]", flush=True)
         print(f"Krieg-TicTacToe 4x4, {player} vs random, {clock:g} s: wins {rate(wins, n)}, draws {draws}, "
               f"rules failed {errors} [{time.monotonic() - began:.0f} s]")
 
@@ -106,6 +109,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=["montyhall", "bomb", "tell", "krieg"])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the numbers of matches")
     parser.add_argument("--krieg-clock", type=float, default=1.0, help="seconds per move in Krieg-TicTacToe")
+    parser.add_argument("--krieg-players", nargs="*", default=["pimc", "ismcts"],
+                        help="the players matched against random in Krieg-TicTacToe")
     args = parser.parse_args()
     n = lambda base: max(2, int(base * args.scale))
     if "montyhall" in args.only:
@@ -118,7 +123,7 @@ def main() -> None:
         if not KRIEG.exists():
             print(f"skipped Krieg-TicTacToe: {KRIEG} is absent")
         else:
-            krieg(n(200), args.krieg_clock)
+            krieg(n(200), args.krieg_clock, args.krieg_players)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord, write_record
 from ggp.manager.runner import MatchSettings, MatchSetupError, run_match
 
+#: The range of GDL goal values: a mean's confidence interval is clipped to it.
+GOAL_RANGE = (0.0, 100.0)
+
 #: Two-sided 97.5 % quantiles of Student's t for 1 to 30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
          2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
@@ -66,13 +69,15 @@ class TournamentResult:
     interrupted: bool = False
 
     def summary(self) -> dict[str, Any]:
-        """``{"matches": N, "mean_goals": {SPEC: x}, "ci95": {SPEC: [lo, hi]}}`` (null without goals)."""
+        """``{"matches": N, "mean_goals": {SPEC: x}, "ci95": {SPEC: [lo, hi]}}`` (null without goals;
+        the interval clipped to the goals' range, 0 to 100)."""
         means: dict[str, float | None] = {}
         intervals: dict[str, list[float] | None] = {}
         for spec in dict.fromkeys(self.specs):
             values = self.goals.get(spec, [])
             if values:
                 mean, lo, hi = mean_ci95(values)
+                lo, hi = max(lo, GOAL_RANGE[0]), min(hi, GOAL_RANGE[1])
                 means[spec], intervals[spec] = round(mean, 4), [round(lo, 4), round(hi, 4)]
             else:
                 means[spec], intervals[spec] = None, None

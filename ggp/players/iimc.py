@@ -73,6 +73,10 @@ class IimcPlayer(Player):
     views = 6
     #: Hypotheses kept per role and simulation.
     carried = 12
+    #: At most this many rounds per turn (a round simulates every legal move once from one
+    #: drawn hypothesis; None: until the time is up); the time is a cap either way. A fixed
+    #: number makes the player's strength independent of the machine's speed.
+    iterations: int | None = None
 
     def play(self, view: TurnView) -> Term:
         """The legal move with the best mean goal over imperfect-information simulations."""
@@ -86,9 +90,10 @@ class IimcPlayer(Player):
         self._cache: dict[tuple[int, tuple[Seen, ...]], list[Hypothesis]] = {}
         stats = {move: MoveStats() for move in legal}
         self._stop = stop_time(view.deadline)
-        simulations = 0
+        simulations, rounds, limit = 0, 0, self.iterations
         try:
-            while time.monotonic() < self._stop:
+            while time.monotonic() < self._stop and (limit is None or rounds < limit):
+                rounds += 1
                 drawn = hypotheses.draw(rng)
                 mine = list(hypotheses.resample(self.carried, rng)) if hidden else []
                 try:
@@ -106,7 +111,7 @@ class IimcPlayer(Player):
                     view.propose(best_move(legal, stats, rng))
         except _OutOfTime:
             pass
-        self.last_search = {"simulations": simulations, "hypotheses": len(hypotheses)}
+        self.last_search = {"rounds": rounds, "simulations": simulations, "hypotheses": len(hypotheses)}
         return best_move(legal, stats, rng)
 
     def _check_time(self) -> None:

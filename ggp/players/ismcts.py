@@ -82,6 +82,9 @@ class IsmctsPlayer(Player):
 
     name = "ismcts"
     summary = "single-observer information-set MCTS (Cowling et al. 2012) on sampled states"
+    #: At most this many iterations per turn (None: until the time is up); the time is a cap
+    #: either way. A fixed number makes the player's strength independent of the machine's speed.
+    iterations: int | None = None
 
     def play(self, view: TurnView) -> Term:
         """The most visited root move among the moves legal in every possible state."""
@@ -94,8 +97,8 @@ class IsmctsPlayer(Player):
         hypotheses = view.hypotheses()
         root = _Node(len(machine.roles))
         stop = stop_time(view.deadline)
-        iterations = 0
-        while time.monotonic() < stop:
+        iterations, limit = 0, self.iterations
+        while time.monotonic() < stop and (limit is None or iterations < limit):
             try:
                 self._iterate(machine, root, hypotheses.draw(rng).state, me, legal, observed)
             except ReasonerError:

@@ -26,6 +26,9 @@ class PimcPlayer(Player):
 
     name = "pimc"
     summary = "perfect-information Monte Carlo: playouts on sampled states, weighted average"
+    #: At most this many rounds per turn (None: until the time is up); the time is a cap either
+    #: way. A fixed number makes the player's strength independent of the machine's speed.
+    iterations: int | None = None
 
     def play(self, view: TurnView) -> Term:
         """The own legal move with the best mean playout value over the hypotheses."""
@@ -37,8 +40,8 @@ class PimcPlayer(Player):
         hypotheses = view.hypotheses()
         stats = {move: MoveStats() for move in legal}
         stop = stop_time(view.deadline)
-        rounds = 0
-        while time.monotonic() < stop:
+        rounds, limit = 0, self.iterations
+        while time.monotonic() < stop and (limit is None or rounds < limit):
             state = hypotheses.draw(rng).state
             allowed = machine.legal_moves(state, view.role)
             seed = rng.getrandbits(64)

@@ -2,14 +2,17 @@
 
 A player class registers itself with the :func:`register` decorator under its ``name``. A spec
 is either such a name or ``module:Class`` naming any :class:`~ggp.players.base.Player` subclass
-importable from the Python path (a player written outside the project).
+importable from the current directory or the Python path (a player written outside the project),
+as ``uvicorn module:app`` finds its application.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import random
+import sys
 from typing import TypeVar
 
 from ggp.errors import UnknownPlayerError
@@ -52,6 +55,8 @@ def _from_module(spec: str) -> type[Player]:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UnknownPlayerError(f"player spec {spec!r} should be NAME or module:Class")
+    if os.getcwd() not in sys.path and "" not in sys.path:  # a console script's path lacks it
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

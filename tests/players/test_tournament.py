@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import statistics
 from pathlib import Path
@@ -9,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from ggp.cli import main
+from ggp.cli.player_commands import _ProgressBar
 from ggp.manager.record import read_record
 from ggp.manager.tournament import mean_ci95, seating, t975
 from tests.conftest import RULESHEETS
+from tests.players.support import CAP, COUNTED
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object], str]:
@@ -41,7 +44,7 @@ def test_output_format_and_seat_rotation(tmp_path: Path, capsys: pytest.CaptureF
     for spec, values in goals.items():
         mean, lo, hi = mean_ci95(values)
         assert means[spec] == pytest.approx(mean, abs=1e-3)
-        assert intervals[spec] == pytest.approx([lo, hi], abs=1e-3)
+        assert intervals[spec] == pytest.approx([max(0, lo), min(100, hi)], abs=1e-3)
 
 
 def test_a_spec_given_twice_is_pooled_and_a_seed_repeats(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,6 +56,20 @@ def test_a_spec_given_twice_is_pooled_and_a_seed_repeats(capsys: pytest.CaptureF
     assert list(first["mean_goals"]) == ["random"]  # type: ignore[arg-type]
     mean = first["mean_goals"]["random"]  # type: ignore[index]
     assert 0 <= mean <= 100
+
+
+def test_module_class_specs_play_and_intervals_stay_within_the_goals(capsys: pytest.CaptureFixture[str]) -> None:
+    # A player class from a module (here the tests' counted pimc), as a person's own player
+    # would be given; pimc always switches, so its goals are 0 or 100 and the interval of 6
+    # matches is wide: it is clipped to the goals' range.
+    spec = COUNTED["pimc"]
+    status, summary, err = _run(capsys, str(RULESHEETS / "montyhall.kif"), "--player", spec,
+                                "--matches", "6", "--playclock", str(CAP), "--seed", "3")
+    assert status == 0, err
+    assert summary["matches"] == 6 and list(summary["mean_goals"]) == [spec]  # type: ignore[arg-type]
+    lo, hi = summary["ci95"][spec]  # type: ignore[index]
+    assert 0 <= lo <= summary["mean_goals"][spec] <= hi <= 100  # type: ignore[index]
+    assert err == ""  # no progress bar when standard error is not a terminal
 
 
 def test_seating_rotates_and_intervals_follow_student() -> None:
@@ -81,3 +98,19 @@ def test_bad_input_is_one_line_and_status_1(args: list[str], message: str,
     status, summary, err = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), *args, "--seed", "1")
     assert status == 1 and not summary
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_progress_bar_is_drawn_only_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown, hidden = Terminal(), io.StringIO()
+    for stream in (shown, hidden):
+        bar = _ProgressBar(4, stream)
+        for done in range(5):
+            bar.update(done)
+        bar.close()
+    assert hidden.getvalue() == ""
+    assert shown.getvalue().endswith(f"\r[{'#' * 30}] 4/4 matches\n")
+    assert "\r[" + "#" * 15 + "." * 15 + "] 2/4 matches" in shown.getvalue()
