@@ -173,7 +173,8 @@ class Player(ABC):
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     #: How many hypotheses (weighted states) the session carries for the player from turn to
-    #: turn; players that never search them can ask for few and save the time.
+    #: turn; players that never search them can ask for few and save the time, or for 0 when
+    #: they only need the legal moves.
     population: ClassVar[int] = 96
 
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:

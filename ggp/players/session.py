@@ -223,7 +223,7 @@ class PlayerSession:
             self.machine = make_machine(description, self.reasoner) if self.reasoner \
                 else make_machine(description)
             self.knowledge = Knowledge(self.machine, description, self.match.role, self.rng,
-                                       self.match.play_clock, max(1, self.player.population))
+                                       self.match.play_clock, self.player.population)
             self.knowledge.start()
             self.knowledge.legal_moves()  # the first turn's, ready before it is asked
         except (GGPError, ValueError, RuntimeError) as exc:
