@@ -7,8 +7,10 @@ and exit status 1, never a traceback; usage errors exit with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import sys
+import threading
 from typing import Sequence
 
 from ggp.errors import GGPError, InvalidGameError
@@ -53,5 +55,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(status or 0)
 
 
+def run() -> None:
+    """The ``ggp`` console script: :func:`main`, then exit.
+
+    In-process players whose matches ended may still be reasoning in daemon threads (a
+    clingo call cannot be cut short); the interpreter's normal shutdown would tear those
+    threads down inside native code and abort. Everything is written and flushed by then, so
+    such a process leaves at once.
+    """
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if any(t.is_alive() for t in threading.enumerate() if t is not threading.main_thread()):
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -1,15 +1,18 @@
 """The histories one role cannot tell apart, as an incremental answer-set program.
 
-The game rules are stamped with time: ``true(F)`` becomes ``_t_true(F,T)``, ``does(R,M)``
-``_t_does(R,M,T)``, every predicate that depends on them gets a time argument, and ``next(F)``
-at ``T`` defines ``_t_true(F,T+1)``; static predicates stay as they are. The rules are split
-into three program parts grounded one step at a time (clingo's multi-shot solving):
+The game rules are stamped with time: ``true(F)`` at time ``T`` becomes ``_t_true__T(F)``,
+``does(R,M)`` ``_t_does__T(R,M)``, every predicate that depends on them gets its own name at
+each time, and ``next(F)`` at ``T`` defines ``_t_true__T+1(F)``; static predicates stay as they
+are. (A name per time rather than a time argument: clingo's grounding of a new step then looks
+only at that step's atoms, and costs the same at step 60 as at step 1; with a time argument it
+grows with the number of steps.) The rules are split into three programs, the last two
+instantiated for each time and grounded one step at a time (clingo's multi-shot solving):
 
 ``base``
-    static rules and ``_t_true(F,0) :- init(F)``;
-``state(_t)``
+    static rules and ``_t_true__0(F) :- init(F)``;
+``state``
     what depends on the state only (``legal``, ``terminal``, ``goal``, derived predicates);
-``transition(_t)``
+``transition``
     what depends on the joint move (``next``, ``sees``, derived predicates).
 
 Each observed step ``k`` (1-based: the ``k``-th joint move, made at time ``k-1``) adds the
@@ -46,21 +49,23 @@ _STATE_KEYWORDS = {("legal", 2), ("terminal", 0), ("goal", 2)}
 _TRANSITION_KEYWORDS = {_NEXT, ("sees", 2)}
 _STATIC_KEYWORDS = {("role", 1), ("init", 1)}
 _PREFIX = "_t_"
+#: Placeholders for the time (and the time after it) in the programs instantiated per time.
+_T, _T1 = "@T@", "@T1@"
 
 _OUTPUT = """
 #show _o_does/3. #show _o_legal/3. #show _o_nlegal/3. #show _o_true/2.
 """
 _STATE_OUTPUT = """
-#external _w_state(_t).
-_o_true(F,_t) :- _t_true(F,_t), _w_state(_t).
-#external _w_legal(R,_t) : role(R).
-_o_legal(R,M,_t) :- _t_legal(R,M,_t), _w_legal(R,_t).
-#external _w_nlegal(R,_t) : role(R).
-_o_nlegal(R,N,_t) :- _w_nlegal(R,_t), N = #count{ M : _t_legal(R,M,_t) }.
+#external _w_state(@T@).
+_o_true(F,@T@) :- _t_true__@T@(F), _w_state(@T@).
+#external _w_legal(R,@T@) : role(R).
+_o_legal(R,M,@T@) :- _t_legal__@T@(R,M), _w_legal(R,@T@).
+#external _w_nlegal(R,@T@) : role(R).
+_o_nlegal(R,N,@T@) :- _w_nlegal(R,@T@), N = #count{ M : _t_legal__@T@(R,M) }.
 """
 _TRANSITION_OUTPUT = """
-#external _w_does(R,_t) : role(R).
-_o_does(R,M,_t) :- _t_does(R,M,_t), _w_does(R,_t).
+#external _w_does(R,@T@) : role(R).
+_o_does(R,M,@T@) :- _t_does__@T@(R,M), _w_does(R,@T@).
 """
 
 
@@ -161,7 +166,7 @@ def _conjunctions(literal: Literal, negated: bool) -> list[list[tuple[bool, Lite
 
 
 class _Stamper:
-    """Prints rules with a time argument ``_t`` on the dynamic atoms."""
+    """Prints rules with the time placeholder in the names of the dynamic atoms."""
 
     def __init__(self, names: AspNames, dynamic: set[Signature]):
         self.names = names
@@ -173,8 +178,8 @@ class _Stamper:
             return self.names.atom(atom, variables)
         args = [self.names.term(a, variables) for a in atom.args]
         if sig == _NEXT:
-            return f"{_PREFIX}true({args[0]},_t+1)"
-        return f"{_PREFIX}{self.names.function(atom.name)}({','.join(args + ['_t'])})"
+            return _timed("true", _T1, args)
+        return _timed(self.names.function(atom.name), _T, args)
 
     def rule(self, rule: Rule) -> list[str]:
         out = []
@@ -198,8 +203,20 @@ class _Stamper:
         return out
 
 
+def _timed(name: str, time: str | int, args: Sequence[str] = ()) -> str:
+    """A dynamic atom at ``time`` (a number or a placeholder)."""
+    atom = f"{_PREFIX}{name}__{time}"
+    return f"{atom}({','.join(args)})" if args else atom
+
+
+def at_time(template: str, t: int) -> str:
+    """A ``state`` or ``transition`` program of :func:`temporal_program` instantiated at ``t``."""
+    return template.replace(_T1, str(t + 1)).replace(_T, str(t))
+
+
 def temporal_program(description: GameDescription, names: AspNames) -> dict[str, str]:
-    """The ``base``, ``state`` and ``transition`` program parts (parameter ``_t``) as text."""
+    """The ``base`` program and the ``state`` and ``transition`` templates (see :func:`at_time`)
+    as text."""
     state, transition = classify(description)
     stamper = _Stamper(names, state | transition)
     parts: dict[str, list[str]] = {"base": [], "state": [], "transition": []}
@@ -211,7 +228,7 @@ def temporal_program(description: GameDescription, names: AspNames) -> dict[str,
             parts["state"].extend(stamper.rule(rule))
         else:
             parts["base"].extend(rule_to_asp(rule, names))
-    parts["base"].append(f"{_PREFIX}true(F,0) :- init(F).")
+    parts["base"].append(f"{_timed('true', 0, ['F'])} :- init(F).")
     return {
         "base": "\n".join(parts["base"]) + _OUTPUT,
         "state": "\n".join(parts["state"]) + _STATE_OUTPUT,
@@ -247,9 +264,10 @@ class HistorySolver:
         self._outputs: dict[clingo.Symbol, tuple[Term, ...]] = {}
         self._broken: InconsistentObservationError | None = None
         try:
-            for name, text in temporal_program(description, self._names).items():
-                self._ctl.add(name, [] if name == "base" else ["_t"], text)
-            self._ctl.ground([("base", []), ("state", [clingo.Number(0)])])
+            self._templates = temporal_program(description, self._names)
+            self._ctl.add("base", [], self._templates["base"])
+            self._ctl.add("state0", [], at_time(self._templates["state"], 0))
+            self._ctl.ground([("base", []), ("state0", [])])
         except RuntimeError as exc:
             raise ReasonerError(f"clingo cannot ground the rules: {'; '.join(self._messages) or exc}") from None
 
@@ -288,19 +306,24 @@ class HistorySolver:
         t = self.horizon
         g = self._names.ground
         me = g(self.role)
-        lines = [f"{_PREFIX}does({me},{g(move)},{t}).", f":- not {_PREFIX}legal({me},{g(move)},{t}).", f":- {_PREFIX}terminal({t})."]
-        lines += [f"1 {{ {_PREFIX}does({g(r)},M,{t}) : {_PREFIX}legal({g(r)},M,{t}) }} 1." for r in self.others]
-        lines += [f"_obs({g(p)},{t})." for p in sorted(seen, key=str)]
+        lines = [f"{_timed('does', t, [me, g(move)])}.", f":- not {_timed('legal', t, [me, g(move)])}.",
+                 f":- {_timed('terminal', t)}."]
+        lines += [f"1 {{ {_timed('does', t, [g(r), 'M'])} : {_timed('legal', t, [g(r), 'M'])} }} 1." for r in self.others]
+        lines += [f"_obs__{t}({g(p)})." for p in sorted(seen, key=str)]
         lines += [
             f"#external _seen({t}).",
-            f":- {_PREFIX}sees({me},P,{t}), not _obs(P,{t}), _seen({t}).",
-            f":- _obs(P,{t}), not {_PREFIX}sees({me},P,{t}), _seen({t}).",
+            f":- {_timed('sees', t, [me, 'P'])}, not _obs__{t}(P), _seen({t}).",
+            f":- _obs__{t}(P), not {_timed('sees', t, [me, 'P'])}, _seen({t}).",
         ]
-        name = f"step{t + 1}"
+        parts = {
+            f"transition{t}": at_time(self._templates["transition"], t),
+            f"step{t + 1}": "\n".join(lines) + "\n",
+            f"state{t + 1}": at_time(self._templates["state"], t + 1),
+        }
         try:
-            self._ctl.add(name, [], "\n".join(lines) + "\n")
-            step = clingo.Number(t)
-            self._ctl.ground([("transition", [step]), (name, []), ("state", [clingo.Number(t + 1)])])
+            for name, text in parts.items():
+                self._ctl.add(name, [], text)
+            self._ctl.ground([(name, []) for name in parts])
         except RuntimeError as exc:
             raise ReasonerError(f"clingo cannot ground step {t + 1}: {'; '.join(self._messages) or exc}") from None
         self.horizon = t + 1
@@ -330,7 +353,7 @@ class HistorySolver:
         if literal is None:
             t, role, move = item
             atom = self._ctl.symbolic_atoms[
-                clingo.Function(f"{_PREFIX}does", [self._symbol(role), self._symbol(move), clingo.Number(t)])
+                clingo.Function(f"{_PREFIX}does__{t}", [self._symbol(role), self._symbol(move)])
             ]
             literal = self._literals[item] = 0 if atom is None else atom.literal
         return literal

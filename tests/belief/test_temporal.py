@@ -10,7 +10,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl.terms import Constant
 from ggp.reasoner import make_machine
 from ggp.reasoner.asp import AspNames
-from ggp.reasoner.temporal import HistorySolver, classify, temporal_program
+from ggp.reasoner.temporal import HistorySolver, at_time, classify, temporal_program
 from tests.belief.support import brute_force, corpus_game, game_text, parse
 
 CANDIDATE, RANDOM = Constant("candidate"), Constant("random")
@@ -37,10 +37,11 @@ OR_GAME = """
 
 def test_time_stamping() -> None:
     parts = temporal_program(corpus_game("montyhall.gdl"), AspNames())
-    assert "_t_true(car(V_d),_t+1) :- _t_does(random,hide_car(V_d),_t)." in parts["transition"]
-    assert "_t_legal(candidate,noop,_t) :- _t_true(step(2),_t)." in parts["state"]
-    assert "_t_next_chosen(V_d,_t) :- _t_does(candidate,choose(V_d),_t)." in parts["transition"]
-    assert "role(candidate)." in parts["base"] and "_t_true(F,0) :- init(F)." in parts["base"]
+    assert "_t_true__@T1@(car(V_d)) :- _t_does__@T@(random,hide_car(V_d))." in parts["transition"]
+    assert "_t_legal__@T@(candidate,noop) :- _t_true__@T@(step(2))." in parts["state"]
+    assert "_t_next_chosen__@T@(V_d) :- _t_does__@T@(candidate,choose(V_d))." in parts["transition"]
+    assert "role(candidate)." in parts["base"] and "_t_true__0(F) :- init(F)." in parts["base"]
+    assert "_t_legal__7(candidate,noop) :- _t_true__7(step(2))." in at_time(parts["state"], 7)
     state, transition = classify(corpus_game("montyhall.gdl"))
     assert ("next_chosen", 1) in transition and ("goal", 2) in state and ("role", 1) not in state | transition
 
