@@ -7,11 +7,11 @@ and exit status 1, never a traceback; usage errors exit with status 2.
 from __future__ import annotations
 
 import argparse
-import os
 import importlib
+import os
 import sys
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from ggp.errors import GGPError, InvalidGameError
 
