@@ -11,7 +11,7 @@ from ggp.gdl.terms import Constant, Term
 from ggp.manager.record import MatchRecord
 from ggp.reasoner import make_machine
 from tests.conftest import RULESHEETS, SHARED
-from tests.players.support import play_match
+from tests.players.support import game, play_match
 from tests.server.support import REASONER
 
 PLAYERS = ["pimc", "ismcts", "iimc"]
@@ -56,7 +56,7 @@ def test_players_answer_legally_and_in_time(player: str, path: Path, seats: int)
 def _recycle(name: str) -> Path:
     path = RULESHEETS / name
     try:
-        load_game(path)
+        game(path)  # read once: the matches reuse it
     except Exception as exc:  # noqa: BLE001 - the translator is another area's work in progress
         pytest.skip(f"{name} does not translate yet: {exc}")
     return path
