@@ -80,12 +80,34 @@ def run_validate(args: argparse.Namespace) -> int:
             from translators.recycle.check import check_file
 
             problems = check_file(name)
+            if not any(p.is_error for p in problems):
+                problems += _translated_problems(name)
         else:
             problems = validate_file(name)
         for problem in sorted(problems, key=lambda p: (p.location.line, p.location.column)):
             print(problem)
         failed = failed or any(p.is_error for p in problems)
     return 1 if failed else 0
+
+
+def _translated_problems(name: str) -> list:
+    """Translate a RECYCLE file and validate the GDL: RECYCLE-located translation errors, and
+    GDL problems of the translation (reported at the RECYCLE file, with the rule)."""
+    from ggp.errors import Location, Problem
+    from ggp.gdl.validate import validate
+    from translators.recycle import parse_recycle_file
+    from translators.recycle.translate import compile_game
+    from translators.recycle.translation_error import TranslationError
+
+    try:
+        translation = compile_game(parse_recycle_file(name))
+    except TranslationError as exc:
+        return [exc.as_problem()]
+    out = []
+    for problem in validate(translation.description):
+        if problem.is_error:
+            out.append(Problem(Location(name, 1, 1), f"the GDL translation has an error: {problem.message}"))
+    return out
 
 
 def run_perft(args: argparse.Namespace) -> int:

@@ -227,10 +227,19 @@ def _occurrence_literals(rule: Rule, var: Variable) -> list[int]:
 
 class _Repairer:
     def __init__(self, rules: list[Rule], names: _NameSupply, problems: list[Problem]):
-        self.demand = _Demand(rules, names)
+        self.rules = rules
+        self._demand: _Demand | None = None
         self.names = names
         self.problems = problems
         self.extra: list[Rule] = []
+
+    @property
+    def demand(self) -> _Demand:
+        """The demand analysis, made when the first unsafe rule needs it (it is costly on big
+        rule sets, and safe rule sets never need it)."""
+        if self._demand is None:
+            self._demand = _Demand(self.rules, self.names)
+        return self._demand
 
     def warn(self, rule: Rule, u: Unsafe, how: str) -> None:
         self.problems.append(_problem(u.location, rule, f"{u.describe()}: {_UNSAFE}; {how}", "warning"))
@@ -314,7 +323,7 @@ def normalise(description: GameDescription) -> tuple[GameDescription, list[Probl
     rules = [r for r in rules if r.head.name not in dropped]
     repairer = _Repairer(rules, names, problems)
     repaired = [repairer.repair(rule) for rule in rules]
-    repaired += repairer.demand.demand_rules() + repairer.extra
+    repaired += (repairer.demand.demand_rules() if repairer._demand is not None else []) + repairer.extra
     return GameDescription(tuple(dict.fromkeys(repaired)), description.source), problems
 
 

@@ -47,14 +47,17 @@ def _rule_level_negative_cycle(rules: list[Rule], component: set[Relation]) -> t
     mine = [r for r in rules if sentence_name(r.head) in component]
     g = nx.DiGraph()
     negative: dict[tuple[int, int], tuple[Rule, Atom]] = {}
+    by_head: dict[Relation, list[tuple[int, Atom]]] = {}
+    for a, other in enumerate(mine):
+        by_head.setdefault(sentence_name(other.head), []).append((a, rename_apart(other.head, "\0")))
     for b, rule in enumerate(mine):
         for lit in rule.body:
             for atom, neg in body_atoms(lit):
                 rel = sentence_name(atom)
                 if rel not in component:
                     continue
-                for a, other in enumerate(mine):
-                    if sentence_name(other.head) == rel and unify(rename_apart(other.head, "\0"), atom) is not None:
+                for a, head in by_head.get(rel, ()):
+                    if unify(head, atom) is not None:
                         g.add_edge(a, b)
                         if neg:
                             negative.setdefault((a, b), (rule, atom))

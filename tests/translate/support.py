@@ -18,7 +18,7 @@ CORPUS = SHARED / "corpus" / "recycle"
 REFERENCE = SHARED / "reference" / "cardstock-random-play.json"
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=12)
 def translation(path: str) -> Translation:
     """The translation of a file (once per test session)."""
     return translate_file(path)

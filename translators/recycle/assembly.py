@@ -13,43 +13,39 @@ Passes: static model (:mod:`.model`), lowering to the IR (:mod:`.lower`), where 
 
 from __future__ import annotations
 
-import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ggp.gdl.rules import GameDescription, Literal, Not
+from ggp.gdl.rules import GameDescription, Literal
 from ggp.gdl.terms import Constant, Term, Variable
-
 from translators.recycle import ir
 from translators.recycle.arith import FALSE, Interval
-from translators.recycle.batches import AccessAnalysis, Batch, make_batches
 from translators.recycle.cardsets import CardSetMixin
-from translators.recycle.groups import GroupMixin
-from translators.recycle.cardstate import emit_card_state, order_classes
-from translators.recycle.compiler import Ctl, StepCtl, Val, positive_vars
-from translators.recycle.control import Control
+from translators.recycle.cardstate import order_classes
+from translators.recycle.compiler import Ctl, Val
 from translators.recycle.effects import EffectEmitter
-from translators.recycle.goals import emit_goals
-from translators.recycle.ir import Env, Fixed, Sym
-from translators.recycle.lower import Lowerer, deref, lower
-from translators.recycle.model import GameModel, Location, build_model
+from translators.recycle.groups import GroupMixin
+from translators.recycle.ir import Env, Fixed
+from translators.recycle.lower import Lowerer, deref
+from translators.recycle.model import GameModel, Location
 from translators.recycle.nodes import (
     CardAt,
     CardLocation,
-    Game,
     Node,
     Random,
-    Score,
-    Sum,
 )
-from translators.recycle.percepts import emit_percepts
 from translators.recycle.places import CardDomains, concrete
 from translators.recycle.pointmaps import PointMapMixin
-from translators.recycle.ranges import Ranges, execution_bounds
-from translators.recycle.rulebook import RuleBook, describe
+from translators.recycle.ranges import Ranges
+from translators.recycle.rulebook import RuleBook
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.vocabulary import NOOP, UNSET, c, does, f, name, num, nxt, rule, true
+from translators.recycle.vocabulary import (
+    c,
+    does,
+    f,
+    true,
+)
 
 RANDOM = Constant("random")
 

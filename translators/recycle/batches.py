@@ -11,11 +11,11 @@ not fixed statically cover every seat or team they could be.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ggp.gdl.terms import Variable
-
 from translators.recycle import ir
 from translators.recycle.ir import Env, Fixed, Sym
 from translators.recycle.lower import Lowerer, deref
@@ -84,6 +84,9 @@ class AccessAnalysis:
         self.ordered = ordered
         self.heapy = heapy
         self.lowerer = Lowerer(model)
+        #: Whether the increments of a cell must each take their own step (set by the
+        #: translator for wide cells: adding up wide deltas in one step needs huge tables).
+        self.separate_increments: Callable[[ir.SetInt], bool] = lambda effect: False
 
     def locations(self, node: Any, env: Env) -> list[Location]:
         """Concrete locations of a location expression."""
@@ -269,8 +272,12 @@ class AccessAnalysis:
             self.reads(cell.owner, env, acc.reads, acc.chance)  # type: ignore[attr-defined]
             for owner in self.owners(cell.owner, env):  # type: ignore[attr-defined]
                 key = ("sto", owner, _text(cell.name))  # type: ignore[attr-defined]
-                if effect.op != "set":
-                    # increments of one cell add up in one step (see effects.additive)
+                if effect.op != "set" and self.separate_increments(effect):
+                    acc.writes.add(key)
+                    acc.reads.add(key)
+                elif effect.op != "set":
+                    # increments of one cell run one after the other in one step (see
+                    # effects.additive)
                     acc.writes.add(("add",) + key[1:])
                 else:
                     acc.writes.add(key)
@@ -360,9 +367,7 @@ def conflicts(acc: Access, batch_reads: set[Key], batch_writes: set[Key], ordere
         if key[0] == "cards":
             if ("in", key[1]) in batch_writes or ("out", key[1]) in batch_writes:
                 return True
-        elif key in batch_writes:
-            return True
-        elif key[0] == "sto" and ("add",) + key[1:] in batch_writes:
+        elif key in batch_writes or key[0] == "sto" and ("add",) + key[1:] in batch_writes:
             return True
     for key in acc.writes:
         if key[0] == "in" and key[1] not in ordered:
@@ -385,7 +390,7 @@ def conflicts(acc: Access, batch_reads: set[Key], batch_writes: set[Key], ordere
 def hoist_chance(effects: list[ir.Effect], analysis: AccessAnalysis, program: ir.Program) -> list[ir.Effect]:
     """An action needing two random choices (a draw and a tie break) gets its ``max``/``min``
     card picked by a step of its own just before (``PickCard``), read back as a ``PickedCard``."""
-    from dataclasses import fields, replace
+    from dataclasses import fields
 
     out: list[ir.Effect] = []
     for effect in effects:

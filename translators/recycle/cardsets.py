@@ -13,14 +13,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
-
-from translators.recycle.arith import FALSE, Interval
-from translators.recycle.compiler import _TRUE, CoreCompiler, Ctl, Val, lit_vars, substitute
 from translators.recycle import ir
+from translators.recycle.arith import FALSE, Interval
+from translators.recycle.compiler import (
+    _TRUE,
+    CoreCompiler,
+    Ctl,
+    Val,
+    lit_vars,
+    substitute,
+)
 from translators.recycle.ir import Env, Fixed, Sym
 from translators.recycle.lower import Lowerer, deref
 from translators.recycle.model import Location
@@ -31,10 +38,10 @@ from translators.recycle.nodes import (
     CollectionAt,
     ExtremeCard,
     Filter,
-    Run,
-    Slice,
     Name,
+    Run,
     SetOp,
+    Slice,
     Sort,
     Sum,
     Tuples,

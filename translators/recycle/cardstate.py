@@ -23,12 +23,10 @@ from __future__ import annotations
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
-
 from translators.recycle.effects import EffectEmitter
 from translators.recycle.model import GameModel, Location
 from translators.recycle.rulebook import RuleBook
 from translators.recycle.vocabulary import c, f, loc, num, nxt, rule, true
-
 
 #: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
 MEMORY_CAP = 16

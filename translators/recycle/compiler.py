@@ -14,14 +14,14 @@ order of cards are compiled by the mixins of :mod:`.cardsets` and :mod:`.pointma
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
-
 from translators.recycle import ir
 from translators.recycle.arith import FALSE, Interval, Tables, apply, fib, holds, tri
-from translators.recycle.ir import Alias, Env, Fixed, Sym
+from translators.recycle.ir import Env, Fixed, Sym
 from translators.recycle.lower import deref
 from translators.recycle.model import GameModel
 from translators.recycle.nodes import (
@@ -39,7 +39,6 @@ from translators.recycle.nodes import (
     IntLit,
     IntStorage,
     Name,
-    Not as RNot,
     Or,
     OwnerOf,
     PlayerAt,
@@ -54,6 +53,9 @@ from translators.recycle.nodes import (
     TeamOf,
     Tri,
     Var,
+)
+from translators.recycle.nodes import (
+    Not as RNot,
 )
 from translators.recycle.rulebook import RuleBook
 from translators.recycle.translation_error import TranslationError

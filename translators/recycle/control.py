@@ -13,12 +13,12 @@ anything (more passes than players) ends the game as a failure.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ggp.gdl.rules import Literal, Not
-from ggp.gdl.terms import Term, Variable
-
+from ggp.gdl.terms import Variable
 from translators.recycle import ir
 from translators.recycle.batches import Batch
 from translators.recycle.compiler import SourceCtl, Val

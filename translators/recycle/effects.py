@@ -15,19 +15,16 @@ from typing import Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Term, Variable
-
 from translators.recycle import ir
 from translators.recycle.batches import Batch
-from translators.recycle.arith import FALSE
-from translators.recycle.compiler import StepCtl, lit_vars, positive_vars
+from translators.recycle.compiler import StepCtl, positive_vars
 from translators.recycle.ir import Env, Sym
 from translators.recycle.lower import deref
-from translators.recycle.model import owner_kind
-from translators.recycle.nodes import CardAt, CardLocation, IntStorage, Name, Var
+from translators.recycle.nodes import CardAt, CardLocation, IntStorage, Var
 from translators.recycle.places import concrete
 from translators.recycle.rulebook import describe
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.vocabulary import NOOP, c, does, f, name, num, nxt, rule, true
+from translators.recycle.vocabulary import c, does, f, name, num, nxt, rule, true
 
 RANDOM = Constant("random")
 
@@ -151,7 +148,8 @@ class EffectEmitter:
         self.later_writes: dict[tuple[str, str], list[str]] = {}
         groups: dict[tuple[str, str], list[int]] = {}
         for index, effect in enumerate(batch.effects):
-            if isinstance(effect, ir.SetInt) and effect.op != "set":
+            if isinstance(effect, ir.SetInt) and effect.op != "set" and not self.comp.wide.is_wide(
+                    self.comp.family(effect.cell, effect.env)):  # type: ignore[arg-type]
                 groups.setdefault(self.comp.family(effect.cell, effect.env), []).append(index)
         merged = {i for members in groups.values() if len(members) > 1 for i in members}
         for family, members in groups.items():
@@ -305,14 +303,15 @@ class EffectEmitter:
 
     def additive(self, family: tuple[str, str], members: list[tuple[int, ir.Effect]], batch: Batch,
                  act: list[Literal], ctl: StepCtl) -> None:
-        """Several ``inc``/``dec`` of one cell family in one step: their deltas add up (per
-        owner), then the cell is updated once."""
+        """Several ``inc``/``dec`` of one (narrow) cell family in one step: they run one after
+        the other, as in the engine, each through the cell's own table (range x delta rows, as
+        for a single increment), and the cell is written once with the last value."""
         comp = self.comp
         label = name(family[1])
         rel = self.book.name("adds")
+        cell_range = comp.ranges.cell(*family)
         o, d, s1, s2 = Variable("o"), Variable("d"), Variable("s1"), Variable("s2")
-        low = high = 0
-        with self.book.group(f"the increments of ({family[0]} sto {family[1]}) in step {batch.id} add up"):
+        with self.book.group(f"the increments of ({family[0]} sto {family[1]}) in step {batch.id}, in order"):
             for k, (_, effect) in enumerate(members, start=1):
                 assert isinstance(effect, ir.SetInt)
                 env = effect.env
@@ -321,38 +320,20 @@ class EffectEmitter:
                 owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)  # type: ignore[attr-defined]
                 value_lits, value = comp.int_(effect.value, env, ctl)
                 span = comp.interval(effect.value, env)
-                if effect.op == "dec":
-                    neg = comp.tables.shift("*", -1, span) if isinstance(value, Variable) else None
-                    if neg is not None:
-                        v2 = comp.fresh("n")
-                        value_lits = value_lits + [f(neg, value, v2)]
-                        value = v2
-                    elif not isinstance(value, Variable):
-                        value = num(-int(value.name))
-                    span = (-span[1], -span[0])
+                op = "+" if effect.op == "inc" else "-"
+                table = comp.tables.binary(op, cell_range, span, cell_range)
+                ok = comp.tables.defined(op, cell_range, span, cell_range)
                 self.book.add(rule(f(f"{rel}_d{k}", owner, value), base + owner_lits + value_lits))
                 self.book.add(rule(f(f"{rel}_has{k}", o), f(f"{rel}_d{k}", o, d)))
                 self.book.add(rule(f(f"{rel}_touched", o), f(f"{rel}_d{k}", o, d)))
-                new_low, new_high = low + min(span[0], 0), high + max(span[1], 0)
-                table = comp.tables.binary("+", (low, high), span, (new_low, new_high))
-                self.book.add(rule(f(f"{rel}_s{k}", o, s2), f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d),
-                                   f(table, s1, d, s2) if table else FALSE))
+                before = [f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d)]
+                if table:
+                    self.book.add(rule(f(f"{rel}_s{k}", o, s2), before + [f(table, s1, d, s2)]))
                 self.book.add(rule(f(f"{rel}_s{k}", o, s1), f(f"{rel}_s{k - 1}", o, s1), Not(f(f"{rel}_has{k}", o))))
-                low, high = new_low, new_high
-            self.book.add(rule(f(f"{rel}_s0", o, num(0)), f(f"{rel}_touched", o)))
-            total = f(f"{rel}_s{len(members)}", o, s1)
-        self.comp.current_guards = []
-        if comp.wide.is_wide(family):
-            self.failures += comp.wide.add([], o, family, ([total], s1), (low, high), False, comp.fresh)
-            return
-        cell_range = comp.ranges.cell(*family)
-        old, new = comp.fresh("n"), comp.fresh("n")
-        table = comp.tables.binary("+", cell_range, (low, high), cell_range)
-        ok = comp.tables.defined("+", cell_range, (low, high), cell_range)
-        current = true(f("sto", o, label, old))
-        if table:
-            self.book.add(rule(f("stoset", o, label, new), total, current, f(table, old, s1, new)))
-        self.failures.append(("overflow", [total, current] + ([Not(f(ok, old, s1))] if ok else [])))
+                self.failures.append(("overflow", before + ([Not(f(ok, s1, d))] if ok else [])))
+            self.comp.current_guards = []
+            self.book.add(rule(f(f"{rel}_s0", o, s1), f(f"{rel}_touched", o), true(f("sto", o, label, s1))))
+            self.book.add(rule(f("stoset", o, label, s1), f(f"{rel}_s{len(members)}", o, s1)))
 
     def set_wide(self, effect: ir.SetInt, base: list[Literal], owner: Term, family: tuple[str, str], ctl: StepCtl) -> None:
         """A write of a wide (decimal) cell."""
@@ -402,7 +383,6 @@ class EffectEmitter:
             lits, player = comp.player(RelativePlayer(target), effect.env, ctl)
         else:
             real, real_env = deref(target, effect.env)
-            from translators.recycle.nodes import OwnerOf
 
             lits, player = comp.player(real, real_env, ctl)
         head = "queueset" if effect.which == "next" else "seatset"

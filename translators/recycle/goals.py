@@ -15,7 +15,6 @@ from typing import Any
 
 from ggp.gdl.rules import Not
 from ggp.gdl.terms import Variable
-
 from translators.recycle.compiler import FixedSeatCtl
 from translators.recycle.ir import Env
 from translators.recycle.rulebook import describe
@@ -32,7 +31,6 @@ def goal_value(below: int, tied: int, players: int) -> int:
 
 def emit_goals(comp: object, env: Env) -> None:
     """``score``, the ranking and ``goal`` rules."""
-    from typing import Any
 
     comp_: Any = comp
     model = comp_.model

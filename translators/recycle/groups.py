@@ -16,9 +16,8 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from ggp.gdl.rules import Distinct, Literal, Not
+from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Term, Variable
-
 from translators.recycle import ir
 from translators.recycle.arith import FALSE
 from translators.recycle.compiler import CoreCompiler, Ctl, Val, substitute

@@ -11,10 +11,9 @@ enclosing conditional actions) it runs under. :mod:`.lower` builds this from the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Optional, Union
+from typing import Literal, Union
 
 from ggp.gdl.terms import Term, Variable
-
 from translators.recycle.nodes import Node
 
 Kind = str
@@ -58,7 +57,7 @@ class Sym:
     var: Variable
     kind: Kind
     sort: str
-    domain: Optional[Domain] = None
+    domain: Domain | None = None
 
 
 @dataclass(frozen=True)
@@ -307,7 +306,33 @@ class Program:
 
 
 __all__ = [
-    "Alias", "Binding", "Block", "BulkMove", "ChoiceNode", "CycleSet", "Domain", "Effect", "Env",
-    "Fixed", "ForgetAll", "Guard", "Item", "MoveCard", "MovedCard", "Option", "PickCard", "PickedCard", "Program",
-    "Remember", "SetInt", "SlotCheck", "SlotSet", "SetPointMap", "SetStr", "Shuffle", "StageNode", "StageRef", "Sym",
+    "Alias",
+    "Binding",
+    "Block",
+    "BulkMove",
+    "ChoiceNode",
+    "CycleSet",
+    "Domain",
+    "Effect",
+    "Env",
+    "Fixed",
+    "ForgetAll",
+    "Guard",
+    "Item",
+    "MoveCard",
+    "MovedCard",
+    "Option",
+    "PickCard",
+    "PickedCard",
+    "Program",
+    "Remember",
+    "SetInt",
+    "SetPointMap",
+    "SetStr",
+    "Shuffle",
+    "SlotCheck",
+    "SlotSet",
+    "StageNode",
+    "StageRef",
+    "Sym",
 ]

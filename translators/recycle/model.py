@@ -9,8 +9,8 @@ vocabulary (:mod:`.vocabulary`) spells these as terms.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from translators.recycle.nodes import (
     ActionAgg,
@@ -20,7 +20,6 @@ from translators.recycle.nodes import (
     CardLocation,
     CardsAgg,
     CreateDeck,
-    Declare,
     Filter,
     Game,
     GameOwner,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from ggp.gdl.rules import Not
 from ggp.gdl.terms import Variable
-
 from translators.recycle.effects import EffectEmitter
 from translators.recycle.model import GameModel
 from translators.recycle.rulebook import RuleBook
@@ -42,7 +41,7 @@ def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> N
         if any(m.kind == "copy" for m in emitter.moves):
             book.add(rule(f("sees", R, f("remembered", I, T, C)), f("player", R), f("remembered", I, C, F, T)))
         if any(m.kind != "copy" for m in emitter.moves):
-            head = lambda card: f("sees", R, f("moved", I, F, T, card))  # noqa: E731
+            head = lambda card: f("sees", R, f("moved", I, F, T, card))
             book.add(rule(head(C), f("player", R), f("movedcard", I, C, F, T), f("canview", R, F)))
             book.add(rule(head(C), f("player", R), f("movedcard", I, C, F, T), f("canview", R, T)))
             book.add(rule(head(HIDDEN), f("player", R), f("movedcard", I, C, F, T), Not(f("canview", R, F)),

@@ -8,7 +8,8 @@ literal only the cards of that rank.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from translators.recycle import ir
 from translators.recycle.ir import Alias, Env, Fixed, Sym

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Term
+from ggp.gdl.terms import Constant
 from ggp.reasoner.machine import State, StateMachine
 
 RANDOM = Constant("random")

@@ -13,7 +13,6 @@ from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal
 from ggp.gdl.terms import Constant, Term, Variable
-
 from translators.recycle import ir
 from translators.recycle.compiler import CoreCompiler, Ctl, Val
 from translators.recycle.ir import Env, Fixed
@@ -128,9 +127,7 @@ class PointMapMixin(CoreCompiler):
         """Which awards a card can match together (static pairs decided, dynamic ones free)."""
         choices: list[tuple[bool, ...]] = []
         for pairs, _ in awards:
-            if any(v is not None and attrs.get(k) != v for k, v, _ in pairs):
-                choices.append((False,))
-            elif any(k not in attrs for k, _, _ in pairs):
+            if any(v is not None and attrs.get(k) != v for k, v, _ in pairs) or any(k not in attrs for k, _, _ in pairs):
                 choices.append((False,))
             elif all(v is not None for _, v, _ in pairs):
                 choices.append((True,))
@@ -169,7 +166,7 @@ class PointMapMixin(CoreCompiler):
         for site, node, effect in sites:
             awards, dynamic = self.awards(node, effect.env)
             stored = [Variable(f"d{i}") for i in range(len(dynamic))]
-            with self.book.group(f"points of each card under the awards set here", node):
+            with self.book.group("points of each card under the awards set here", node):
                 for card in self.model.cards:
                     attrs = dict(card.attrs)
                     for pattern in self.patterns(awards, attrs):

@@ -13,7 +13,8 @@ play ends the game with a visible failure (``(failed overflow)``), never with a 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from translators.recycle import ir
 from translators.recycle.arith import Interval, apply, fib, tri
@@ -23,7 +24,6 @@ from translators.recycle.model import GameModel, owner_kind
 from translators.recycle.nodes import (
     Arith,
     Compare,
-    ExtremeCard,
     Fib,
     IntAgg,
     IntLit,
@@ -236,14 +236,26 @@ def _label(node: Any) -> str:
     raise TranslationError(node, "storage names must be literal NAMEs")
 
 
-def execution_bounds(program: ir.Program, model: GameModel) -> dict[int, int | None]:
+def _has_choice(items: list[ir.Item]) -> bool:
+    """Whether a stage body makes choices (directly or in nested stages)."""
+    for item in items:
+        if isinstance(item, ir.ChoiceNode):
+            return True
+        if isinstance(item, ir.StageNode) and _has_choice(item.body):
+            return True
+    return False
+
+
+def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True) -> dict[int, int | None]:
     """For each effect, a (heuristic) bound on how many times it runs.
 
     A loop (a stage) whose every pass makes ``k`` choices runs at most ``500 // k + 1`` passes
     in all (CardStock's limit), and we also assume it runs at most as many passes as there are
     cards and players (a pass of a card game moves or plays a card); a loop that makes no choice
     is assumed to run one round of its cycle (one pass per player or team) each time it is
-    entered. Nested loops multiply.
+    entered, one whose nested stages make choices as many passes as there are cards and players
+    (only when ``nested``: the translator falls back to one round when that bound makes some
+    cell's range too large, e.g. Cribbage's hand loop around its scoring). Nested loops multiply.
     """
     out: dict[int, int | None] = {}
     cards = len(model.cards)
@@ -262,6 +274,8 @@ def execution_bounds(program: ir.Program, model: GameModel) -> dict[int, int | N
                 rounds = model.players if item.ref.kind == "player" else len(model.teams)
                 if k:
                     passes = min(CHOICE_LIMIT // k + 1, cards + rounds)
+                elif nested and _has_choice(item.body):
+                    passes = cards + rounds
                 else:
                     passes = rounds + 1
                 visit(item.body, factor * passes)
@@ -270,4 +284,4 @@ def execution_bounds(program: ir.Program, model: GameModel) -> dict[int, int | N
     return out
 
 
-__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "Ranges", "WIDE", "arith_interval", "execution_bounds", "hull"]
+__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull"]

@@ -7,11 +7,11 @@ those comments, and gives the plain :class:`~ggp.gdl.rules.GameDescription`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from ggp.gdl.rules import GameDescription, Rule
-
 from translators.recycle.nodes import Node
 
 
@@ -24,6 +24,11 @@ def describe(node: Any, width: int = 100) -> str:
     except Exception:  # a synthetic or IR node the printer does not know
         text = type(node).__name__
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+#: At most this many rules in one translation (a guard against constructs whose expansion
+#: explodes: the translation stops with a clear error instead of eating the memory).
+RULE_BUDGET = 600_000
 
 
 #: Variables holding a resolved control value (one value per step): they do not tie parts of
@@ -41,20 +46,39 @@ class RuleBook:
         self.memo: dict[Any, Any] = {}
         self.lines: dict[str, int] = {}
         self._current: list[Rule] | None = None
+        self.count = 0
+        #: The RECYCLE node (and comment) of the innermost group with a node, for errors.
+        self.where: tuple[Any, str] | None = None
+        #: The game's root node: errors outside every group point at it.
+        self.root: Any = None
 
     @contextmanager
     def group(self, comment: str, node: Node | None = None) -> Iterator[None]:
         """Rules added inside go in one group, printed after ``comment`` (and the node's line)."""
         if node is not None and getattr(node, "line", 0):
             comment = f"line {node.line}: {comment}"
-        outer = self._current
+        outer, outer_where = self._current, self.where
         rules: list[Rule] = []
         self.groups.append((comment, rules))
         self._current = rules
+        if node is not None:
+            self.where = (node, comment)
         try:
             yield
         finally:
-            self._current = outer
+            self._current, self.where = outer, outer_where
+
+    def over_budget(self, what: str, size: int, budget: int) -> None:
+        """Raise a :class:`~.translation_error.TranslationError` naming the RECYCLE construct
+        being translated when ``size`` exceeds ``budget``."""
+        if size <= budget:
+            return
+        from translators.recycle.translation_error import TranslationError
+
+        node, comment = self.where if self.where is not None else (self.root, "")
+        construct = f" while translating {comment.split(': ', 1)[-1]}" if comment else ""
+        raise TranslationError(node, f"the translation is too large{construct}: {what} ({size} > {budget}); "
+                                     "simplify this construct or narrow its values")
 
     def add(self, rule: Rule) -> None:
         """Add a rule (ignored when an equal rule is already in).
@@ -68,6 +92,9 @@ class RuleBook:
         if rule in self.seen:
             return
         self.seen.add(rule)
+        self.count += 1
+        if self.count > RULE_BUDGET:
+            self.over_budget("rules", self.count, RULE_BUDGET)
         if self._current is None:
             self.groups.append(("", [rule]))
         else:
@@ -133,6 +160,38 @@ class RuleBook:
             self.lines[text] = node.line
         return text
 
+    def prune(self, keep: frozenset[str] = frozenset()) -> int:
+        """Drop the rules of relations nothing uses (neither a GDL keyword, nor in ``keep``, nor
+        in the body of a kept rule): dead code costs grounding time and validator warnings.
+        Returns how many rules were dropped."""
+        from collections import Counter
+
+        from ggp.gdl.dependencies import body_atoms
+        from ggp.gdl.rules import KEYWORDS
+
+        def atoms(r: Rule) -> list[str]:
+            return [atom.name for lit in r.body for atom, _ in body_atoms(lit)]
+
+        every = [r for _, rules in self.groups for r in rules]
+        uses = Counter(name for r in every for name in atoms(r))
+        by_head: dict[str, list[Rule]] = {}
+        for r in every:
+            by_head.setdefault(r.head.name, []).append(r)
+        gone: set[int] = set()
+        todo = [h for h in by_head if h not in KEYWORDS and h not in keep and not uses[h]]
+        while todo:
+            head = todo.pop()
+            for r in by_head.pop(head, []):
+                gone.add(id(r))
+                for name in atoms(r):
+                    uses[name] -= 1
+                    if not uses[name] and name in by_head and name not in KEYWORDS and name not in keep:
+                        todo.append(name)
+        if gone:
+            self.groups = [(comment, [r for r in rules if id(r) not in gone]) for comment, rules in self.groups]
+            self.seen = {r for r in self.seen if id(r) not in gone}
+        return len(gone)
+
     def rules(self) -> list[Rule]:
         """Every rule, in order."""
         return [r for _, rules in self.groups for r in rules]
@@ -157,4 +216,4 @@ class RuleBook:
         return "\n".join(out)
 
 
-__all__ = ["RuleBook", "describe"]
+__all__ = ["RULE_BUDGET", "RuleBook", "describe"]

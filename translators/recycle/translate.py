@@ -19,7 +19,6 @@ from typing import Any
 
 from ggp.gdl.rules import GameDescription, Literal, Not
 from ggp.gdl.terms import Constant, Variable
-
 from translators.recycle import ir
 from translators.recycle.assembly import Compiler, Translation, order_facts
 from translators.recycle.batches import AccessAnalysis, Batch, make_batches
@@ -31,13 +30,24 @@ from translators.recycle.goals import emit_goals
 from translators.recycle.ir import Env
 from translators.recycle.lower import deref, lower
 from translators.recycle.model import build_model
-from translators.recycle.nodes import CardsAgg, Game, SetOp
+from translators.recycle.nodes import Game
 from translators.recycle.percepts import emit_percepts
 from translators.recycle.places import CardDomains
 from translators.recycle.ranges import Ranges, execution_bounds
 from translators.recycle.rulebook import RuleBook, describe
+from translators.recycle.stagerel import drop_undefined, split_by_stage, stages_of
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.vocabulary import NOOP, UNSET, c, does, f, name, num, nxt, rule, true
+from translators.recycle.vocabulary import (
+    NOOP,
+    UNSET,
+    c,
+    f,
+    name,
+    num,
+    nxt,
+    rule,
+    true,
+)
 
 RANDOM = Constant("random")
 #: CardStock's limit on choices in one game.
@@ -50,6 +60,7 @@ class Translator:
     def __init__(self, game: Game):
         self.game = game
         self.book = RuleBook()
+        self.book.root = game
 
     def run(self) -> Translation:
         """Translate the game."""
@@ -63,13 +74,12 @@ class Translator:
             raise TranslationError(self.game, "the bottom card of a shuffled pile cannot be read")
         comp = Compiler(model, book, program, domains, ordered, heapy, linked)
         self.comp = comp
-        bounds = execution_bounds(program, model)
-        comp.ranges = Ranges(model, program, self.size_bound, self.sum_interval, self.score_interval,
-                             lambda e: bounds.get(e.id))
+        comp.ranges = self.ranges(program, model)
         from translators.recycle.wide import Wide
 
         comp.wide = Wide(book, comp.ranges.wide)
         analysis = AccessAnalysis(model, domains, ordered, heapy)
+        analysis.separate_increments = lambda e: comp.wide.is_wide(comp.family(e.cell, e.env))  # type: ignore[arg-type]
         control = Control(model, program, book, comp.cond)
         self.control = control
         batches: dict[str, Batch] = {}
@@ -98,6 +108,10 @@ class Translator:
         self.ending(control, program)
         emit_percepts(book, model, emitter)
         emit_goals(comp, Env())
+        stages = stages_of(book.rules())
+        split = drop_undefined([split_by_stage(rules, stages) for _, rules in book.groups])
+        book.groups = [(comment, rules) for (comment, _), rules in zip(book.groups, split)]
+        book.prune(frozenset({"score"}))
         description = book.description(self.game.source)
         roles = description.roles
         kif = book.kif(self.banner(model, roles))
@@ -183,6 +197,7 @@ class Translator:
         """``legal`` rules of the players: the options of a choice, ``noop`` for the others."""
         book, comp = self.book, self.comp
         firsts = {(ch.id, op.index): b for b, (ch, op) in option_first.items()}
+        self.choice_of = {id(o): ch.id for ch in program.choices.values() for o in ch.options}
         for choice in program.choices.values():
             stage = choice.env.player_stage().id
             who = Variable(f"seat_{stage}")
@@ -195,6 +210,7 @@ class Translator:
                 for sym in option.forks:
                     assert sym.domain is not None
                     lits += comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
+                lits += self.executable(option, ctl)
                 move = self.emitter.choose_term(option)
                 with book.group(f"option {option.index} of choice {choice.id}: {describe(option.node)}", option.node):
                     book.add(rule(f("legal", who, move), lits))
@@ -211,6 +227,39 @@ class Translator:
                 book.add(rule(f("legal", who, NOOP), f("seat", who), Not(f("decides", who))))
             else:
                 book.add(rule(f("legal", who, NOOP), f("seat", who)))
+
+    def executable(self, option: ir.Option, ctl: StepCtl) -> list[Literal]:
+        """CardStock offers an option only if its actions can be carried out: the unconditional
+        card moves of the option's first step need a card to move."""
+        from translators.recycle.nodes import CardAt
+
+        comp = self.comp
+        lits: list[Literal] = []
+        first = self.control.option_batches[(self.choice_of[id(option)], option.index)][0]
+        for effect in first.effects:
+            if effect.guards:
+                continue
+            if isinstance(effect, ir.MoveCard):
+                real, real_env = deref(effect.card, effect.env)
+                if isinstance(real, CardAt):
+                    lits += comp.exists(real.cards, real_env, ctl)
+            elif isinstance(effect, ir.BulkMove):
+                lits += comp.exists(effect.source, effect.env, ctl)
+        return lits
+
+    def ranges(self, program: ir.Program, model: Any) -> Ranges:
+        """Integer ranges: with generous loop bounds, or modest ones when the generous bounds
+        make a cell's range too large (see :func:`.ranges.execution_bounds`)."""
+        bounds = execution_bounds(program, model)
+        try:
+            return Ranges(model, program, self.size_bound, self.sum_interval, self.score_interval,
+                          lambda e: bounds.get(e.id))
+        except TranslationError:
+            modest = execution_bounds(program, model, nested=False)
+            if modest == bounds:
+                raise
+            return Ranges(model, program, self.size_bound, self.sum_interval, self.score_interval,
+                          lambda e: modest.get(e.id))
 
     def batch(self, batch_id: str) -> Batch:
         """A batch by id."""

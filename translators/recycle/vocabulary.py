@@ -11,7 +11,6 @@ from typing import Any
 
 from ggp.gdl.rules import Not, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
-
 from translators.recycle.model import Location
 
 #: Constants with a meaning of their own in the translation (RECYCLE names avoid them).

@@ -18,10 +18,9 @@ from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
-
 from translators.recycle.arith import Interval
 from translators.recycle.rulebook import RuleBook
-from translators.recycle.vocabulary import c, f, num, nxt, rule, true
+from translators.recycle.vocabulary import c, f, num, rule, true
 
 
 def digits_for(span: Interval) -> int:

@@ -1,0 +1,89 @@
+"""The commands and the ``.rcy`` loader: ``ggp translate``, ``ggp validate FILE.rcy``, loading
+RECYCLE files anywhere a game file is read, with the translation cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ggp.cli import main
+from ggp.gdl.kif import parse_kif
+from ggp.gdl.load import load_game, read_game_file
+from tests.conftest import RULESHEETS
+from translators.recycle import parse_recycle
+from translators.recycle.translate import compile_game
+from translators.recycle.translation_error import TranslationError
+
+KUHN = RULESHEETS / "kuhn.rcy"
+
+
+def test_translate_writes_kif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "kuhn.kif"
+    assert main(["translate", str(KUHN), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("; GDL-II translation of kuhn.rcy")
+    assert "; line " in text
+    description = parse_kif(text)
+    assert [str(r) for r in description.roles] == ["player0", "player1", "random"]
+    assert "roles player0 player1 random" in capsys.readouterr().err
+
+
+def test_translate_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["translate", str(KUHN)]) == 0
+    assert "(role player0)" in capsys.readouterr().out
+
+
+def test_translate_reports_unsupported_constructs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "faro.rcy"
+    bad.write_text(KUHN.read_text().replace("(shuffle (game iloc STOCK))",
+                                            "(shuffle faro (game iloc STOCK) (game iloc STOCK))"))
+    assert main(["translate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:" in err and "shuffle faro" in err
+
+
+def test_translation_error_has_the_position() -> None:
+    text = KUHN.read_text().replace("(shuffle (game iloc STOCK))", "(shuffle faro (game iloc STOCK) (game iloc STOCK))")
+    line = next(i for i, l in enumerate(text.splitlines(), start=1) if "faro" in l)
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(text, "faro.rcy"))
+    assert info.value.location is not None and info.value.location.line == line
+    assert str(info.value).startswith(f"faro.rcy:{line}:")
+
+
+def test_validate_translates_rcy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(KUHN), str(RULESHEETS / "agram.rcy")]) == 0
+
+
+def test_loader_caches_translations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_game(KUHN)
+    cached = list((tmp_path / "cache" / "recycle").glob("*.kif"))
+    assert len(cached) == 1
+    second = load_game(KUHN)
+    assert first.digest() == second.digest()
+    assert [str(r) for r in second.roles] == ["player0", "player1", "random"]
+
+
+def test_cache_failure_is_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("GGP_CACHE_DIR", str(blocker))
+    description, problems = read_game_file(KUHN)
+    assert problems == [] and description.roles
+
+
+def test_loader_reports_recycle_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path / "cache"))
+    bad = tmp_path / "bad.rcy"
+    bad.write_text(KUHN.read_text().replace("(stage player", "(stge player", 1))
+    _, problems = read_game_file(bad)
+    assert problems and problems[0].location.file == str(bad)
+
+
+def test_playout_command_accepts_rcy(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["playout", str(KUHN), "--count", "5"]) == 0
+    assert '"playouts": 5' in capsys.readouterr().out

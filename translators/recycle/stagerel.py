@@ -1,0 +1,120 @@
+"""One relation per stage for the resolved control values.
+
+The control rules speak of ``(rseat STAGE SEAT)`` (and ``rnext``, ``rtseat``, ``rtnext``,
+``rqueue``, ``hasrqueue``). With one relation for every stage, a condition that reads one
+stage's seat and decides another stage's seat looks, relation by relation, like a relation
+depending on itself through ``not``: the rules are stratified instance by instance, but
+validators (and the grounder's dependency analysis) see a cycle. Splitting the relations by
+stage, ``(rseat_s4 SEAT)``, removes the false cycles: a rule written for every stage (a
+variable stage) is instantiated for each stage.
+"""
+
+from __future__ import annotations
+
+from ggp.gdl.rules import Distinct, Literal, Not, Or, Rule
+from ggp.gdl.terms import Constant, Function, Term, Variable
+
+#: The control relations whose first argument is a stage.
+STAGED = frozenset({"rseat", "rnext", "rtseat", "rtnext", "rqueue", "hasrqueue"})
+
+
+def stages_of(rules: list[Rule]) -> list[str]:
+    """The stages the staged relations are used with."""
+    return sorted({atom.args[0].name for r in rules for atom in _atoms(r) if isinstance(atom.args[0], Constant)})
+
+
+def split_by_stage(rules: list[Rule], stages: list[str]) -> list[Rule]:
+    """The rules with every staged relation split into one relation per stage (a rule over a
+    variable stage instantiated for each of ``stages``)."""
+    out: list[Rule] = []
+    for r in rules:
+        free = sorted({atom.args[0] for atom in _atoms(r) if isinstance(atom.args[0], Variable)},
+                      key=lambda v: v.name)
+        if not free:
+            out.append(_rename(r))
+            continue
+        if len(free) > 1:
+            raise ValueError(f"a control rule over two stage variables: {r}")
+        for stage in stages:
+            out.append(_rename(_subst(r, {free[0]: Constant(stage)})))
+    return out
+
+
+def drop_undefined(groups: list[list[Rule]]) -> list[list[Rule]]:
+    """Without the rules that need a staged relation no rule defines (instances of a rule over a
+    variable stage for a stage it does not apply to), and without ``not`` of such relations
+    (always true)."""
+    staged = tuple(f"{n}_" for n in STAGED)
+    while True:
+        defined = {r.head.name for rules in groups for r in rules}
+
+        def missing(lit: Literal, known: set[str] = defined) -> bool:
+            return isinstance(lit, (Constant, Function)) and lit.name.startswith(staged) and lit.name not in known
+
+        changed = False
+        out = []
+        for rules in groups:
+            kept = []
+            for r in rules:
+                if any(missing(b) for b in r.body):
+                    changed = True
+                    continue
+                body = tuple(b for b in r.body if not (isinstance(b, Not) and missing(b.literal)))
+                changed |= len(body) != len(r.body)
+                kept.append(Rule(r.head, body, r.loc) if len(body) != len(r.body) else r)
+            out.append(kept)
+        groups = out
+        if not changed:
+            return groups
+
+
+def _atoms(r: Rule) -> list[Function]:
+    found: list[Function] = []
+
+    def visit(lit: Literal) -> None:
+        if isinstance(lit, Not):
+            visit(lit.literal)
+        elif isinstance(lit, Or):
+            for part in lit.literals:
+                visit(part)
+        elif isinstance(lit, Function) and lit.name in STAGED and lit.args:
+            found.append(lit)
+
+    visit(r.head)
+    for lit in r.body:
+        visit(lit)
+    return found
+
+
+def _subst(r: Rule, binding: dict[Variable, Term]) -> Rule:
+    def lit(x: Literal) -> Literal:
+        if isinstance(x, Not):
+            return Not(lit(x.literal), x.loc)
+        if isinstance(x, Or):
+            return Or(tuple(lit(p) for p in x.literals), x.loc)
+        if isinstance(x, Distinct):
+            return Distinct(x.left.substitute(binding), x.right.substitute(binding), x.loc)
+        return x.substitute(binding)  # type: ignore[return-value]
+
+    head = r.head.substitute(binding)
+    assert isinstance(head, (Constant, Function))
+    return Rule(head, tuple(lit(b) for b in r.body), r.loc)
+
+
+def _rename(r: Rule) -> Rule:
+    def atom(x: Literal) -> Literal:
+        if isinstance(x, Not):
+            return Not(atom(x.literal), x.loc)
+        if isinstance(x, Or):
+            return Or(tuple(atom(p) for p in x.literals), x.loc)
+        if isinstance(x, Function) and x.name in STAGED and x.args and isinstance(x.args[0], Constant):
+            name = f"{x.name}_{x.args[0].name}"
+            return Function(name, x.args[1:], x.loc) if len(x.args) > 1 else Constant(name, x.loc)
+        return x
+
+    head = atom(r.head)
+    assert isinstance(head, (Constant, Function))
+    return Rule(head, tuple(atom(b) for b in r.body), r.loc)
+
+
+__all__ = ["STAGED", "drop_undefined", "split_by_stage", "stages_of"]
