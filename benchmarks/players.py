@@ -149,7 +149,10 @@ def main() -> None:
 
         SPECS.update(COUNTED)
         CLOCK[0] = CAP
-    n = lambda base: max(2, int(base * args.scale))
+
+    def n(base: int) -> int:
+        return max(2, int(base * args.scale))
+
     if "montyhall" in args.only:
         monty_hall(n(2000))
     if "bomb" in args.only:

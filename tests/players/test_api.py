@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 
@@ -126,7 +127,7 @@ def test_hooks_tell_of_percepts_substitutions_and_the_end() -> None:
     assert player.done.wait(5)
     assert not any(c[0] == "substitution" and c[1] == 2 for c in player.calls)  # it played its answer
     end = player.calls[-1]
-    assert end[0] == "end" and set(end[1]) <= {Constant("white"), Constant("black")}
+    assert end[0] == "end" and isinstance(end[1], dict) and set(end[1]) <= {Constant("white"), Constant("black")}
 
 
 def test_match_end_goals_are_exact_when_the_state_is_known() -> None:
@@ -189,7 +190,7 @@ def test_players_that_do_not_persist_save_nothing(data_dir: Path) -> None:
 # --- the console player ------------------------------------------------------------------
 
 
-def _human_session(lines: io.TextIOBase | None, output: io.StringIO) -> tuple[HumanPlayer, PlayerSession]:
+def _human_session(lines: TextIO | None, output: io.StringIO) -> tuple[HumanPlayer, PlayerSession]:
     player = HumanPlayer(random.Random(0), input=lines, output=output)
     description = load_game(RULESHEETS / "montyhall.kif")
     info = MatchInfo("m", Constant("candidate"), description, 5.0, 3.0)

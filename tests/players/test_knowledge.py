@@ -3,6 +3,7 @@ belief, checked against exact information sets and against the rules."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from ggp.players.knowledge import Knowledge
 from ggp.players.particles import Hypotheses, Hypothesis, extend
 from ggp.players.tracker import Observation
 from ggp.reasoner import make_machine
+from ggp.reasoner.machine import State
 from ggp.reasoner.play import random_joint_move
 from tests.conftest import RULESHEETS, shared_path
 from tests.server.support import REASONER
@@ -54,6 +56,10 @@ def test_monty_hall_hypotheses_give_the_chosen_door_one_third() -> None:
     assert k.legal_moves() == (T("stay"), T("switch")) and k.consistent
 
 
+def _holds(fluent: Term, state: State) -> float:
+    return float(fluent in state.fluents)
+
+
 @pytest.mark.parametrize(
     "path, role, observations",
     [
@@ -85,7 +91,7 @@ def test_the_machine_filter_alone_estimates_the_posterior(path: Path, role: str,
         assert k.belief is None and k.consistent
         h = k.hypotheses()
         for f in fluents:
-            totals[f] += h.expectation(lambda s, f=f: float(f in s.fluents)) / runs
+            totals[f] += h.expectation(functools.partial(_holds, f)) / runs
     worst = max(abs(totals[f] - exact.probability(f)) for f in fluents)
     assert worst < 0.05, {str(f): (round(totals[f], 3), round(exact.probability(f), 3)) for f in fluents}
 

@@ -6,6 +6,7 @@ import io
 import json
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from tests.conftest import RULESHEETS
 from tests.players.support import CAP, COUNTED
 
 
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object], str]:
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
     status = main(["tournament", *args])
     out, err = capsys.readouterr()
     return status, (json.loads(out) if out.strip() else {}), err
@@ -53,8 +54,8 @@ def test_a_spec_given_twice_is_pooled_and_a_seed_repeats(capsys: pytest.CaptureF
     _, first, _ = _run(capsys, *args)
     _, again, _ = _run(capsys, *args)
     assert first == again
-    assert list(first["mean_goals"]) == ["random"]  # type: ignore[arg-type]
-    mean = first["mean_goals"]["random"]  # type: ignore[index]
+    assert list(first["mean_goals"]) == ["random"]
+    mean = first["mean_goals"]["random"]
     assert 0 <= mean <= 100
 
 
@@ -66,9 +67,9 @@ def test_module_class_specs_play_and_intervals_stay_within_the_goals(capsys: pyt
     status, summary, err = _run(capsys, str(RULESHEETS / "montyhall.kif"), "--player", spec,
                                 "--matches", "6", "--playclock", str(CAP), "--seed", "3")
     assert status == 0, err
-    assert summary["matches"] == 6 and list(summary["mean_goals"]) == [spec]  # type: ignore[arg-type]
-    lo, hi = summary["ci95"][spec]  # type: ignore[index]
-    assert 0 <= lo <= summary["mean_goals"][spec] <= hi <= 100  # type: ignore[index]
+    assert summary["matches"] == 6 and list(summary["mean_goals"]) == [spec]
+    lo, hi = summary["ci95"][spec]
+    assert 0 <= lo <= summary["mean_goals"][spec] <= hi <= 100
     assert err == ""  # no progress bar when standard error is not a terminal
 
 
