@@ -28,14 +28,10 @@ QUICK = [RULESHEETS / "agram.rcy", RULESHEETS / "kuhn.rcy"] + [
 ]
 
 
-#: Games whose translation does not validate yet, and why (slow-marked: validating them is slow).
-INVALID = {
-    "Cribbage2": "the end condition of the scoring stage reads (current player) through runs of its PLAYED "
-                 "pile while control resolution decides that stage's seat: the rules depend on their own "
-                 "negation (recursion through 'not')",
-}
-VALIDATED = [pytest.param(p, marks=[pytest.mark.slow, pytest.mark.xfail(reason=INVALID[p.stem], strict=True)])
-             if p.stem in INVALID else p for p in ALL]
+#: Games whose validation takes about a minute (the validator's rule-level stratification check
+#: on 85k rules): slow-marked.
+SLOW_TO_VALIDATE = {"Cribbage2"}
+VALIDATED = [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW_TO_VALIDATE else p for p in ALL]
 
 
 @pytest.mark.parametrize("path", VALIDATED, ids=[p.stem for p in ALL])
@@ -46,6 +42,15 @@ def test_translates_and_validates(path: Path) -> None:
     assert t.description.roles[: t.model.players] == tuple(
         r for r in t.description.roles if str(r).startswith("player"))
     assert t.seconds < 10
+    assert len(t.description.rules) < 100_000
+
+
+@pytest.mark.parametrize("path", [p for p in ALL if p.stem in SLOW_TO_VALIDATE],
+                         ids=[p.stem for p in ALL if p.stem in SLOW_TO_VALIDATE])
+def test_slow_to_validate_games_translate(path: Path) -> None:
+    """The default run still translates them (validation is slow-marked)."""
+    t = translation(str(path))
+    assert t.description.roles and t.seconds < 30
     assert len(t.description.rules) < 100_000
 
 
