@@ -20,6 +20,8 @@ role acts on *what it would know* in the simulated game:
    percepts drop out). After those steps a random playout ends the game.
 3. A move's value is the player's mean final goal over the simulations; the best is played
    (moves are simulated in turn, in random order, and the best so far is proposed after each).
+   A few flat playouts come first (at most 16 rounds and 10 % of the time, as ``pimc`` makes
+   them): when the clock is too short for one simulation of every move, their means decide.
 
 So a move that brings information (asking which wire arms the bomb) is worth what the better
 informed later choice gains, and a move that gives information away (telling the opponent)
@@ -77,6 +79,9 @@ class IimcPlayer(Player):
     #: drawn hypothesis; None: until the time is up); the time is a cap either way. A fixed
     #: number makes the player's strength independent of the machine's speed.
     iterations: int | None = None
+    #: Flat playout rounds (and share of the time, at most) spent first, as a fallback.
+    flat_rounds = 16
+    flat_share = 0.1
 
     def play(self, view: TurnView) -> Term:
         """The legal move with the best mean goal over imperfect-information simulations."""
@@ -90,6 +95,7 @@ class IimcPlayer(Player):
         self._cache: dict[tuple[int, tuple[Seen, ...]], list[Hypothesis]] = {}
         stats = {move: MoveStats() for move in legal}
         self._stop = stop_time(view.deadline)
+        flat = self._flat(view, hypotheses, me)
         simulations, rounds, limit = 0, 0, self.iterations
         try:
             while time.monotonic() < self._stop and (limit is None or rounds < limit):
@@ -112,7 +118,27 @@ class IimcPlayer(Player):
         except _OutOfTime:
             pass
         self.last_search = {"rounds": rounds, "simulations": simulations, "hypotheses": len(hypotheses)}
-        return best_move(legal, stats, rng)
+        return best_move(legal, stats if simulations >= len(legal) else flat, rng)
+
+    def _flat(self, view: TurnView, hypotheses: Hypotheses, me: int) -> dict[Term, MoveStats]:
+        """Flat playouts on drawn hypotheses, as ``pimc`` makes them, for at most
+        :attr:`flat_rounds` rounds and :attr:`flat_share` of the time: the choice when not even
+        one imperfect-information simulation of every move completes (short clocks, large games)."""
+        machine, rng, legal = view.machine, self.rng, view.legal_moves
+        stats = {move: MoveStats() for move in legal}
+        now = time.monotonic()
+        stop = now + self.flat_share * max(0.0, self._stop - now)
+        for _ in range(self.flat_rounds):
+            if time.monotonic() >= stop:
+                break
+            state = hypotheses.draw(rng).state
+            allowed = machine.legal_moves(state, view.role)
+            seed = rng.getrandbits(64)
+            for move in legal:
+                if move in allowed:  # common random numbers, as in pimc
+                    stats[move].add(value_of_move(machine, state, me, move, random.Random(seed)))
+        view.propose(best_move(legal, stats, rng))
+        return stats
 
     def _check_time(self) -> None:
         if time.monotonic() >= self._stop:
