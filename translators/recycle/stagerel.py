@@ -28,7 +28,11 @@ def split_by_stage(rules: list[Rule], stages: list[str]) -> list[Rule]:
     variable stage instantiated for each of ``stages``)."""
     out: list[Rule] = []
     for r in rules:
-        free = sorted({atom.args[0] for atom in _atoms(r) if isinstance(atom.args[0], Variable)},
+        atoms = _atoms(r)
+        if not atoms:
+            out.append(r)
+            continue
+        free = sorted({atom.args[0] for atom in atoms if isinstance(atom.args[0], Variable)},
                       key=lambda v: v.name)
         if not free:
             out.append(_rename(r))
@@ -44,28 +48,44 @@ def drop_undefined(groups: list[list[Rule]]) -> list[list[Rule]]:
     """Without the rules that need a staged relation no rule defines (instances of a rule over a
     variable stage for a stage it does not apply to), and without ``not`` of such relations
     (always true)."""
+    from collections import Counter
+
     staged = tuple(f"{n}_" for n in STAGED)
-    while True:
-        defined = {r.head.name for rules in groups for r in rules}
 
-        def missing(lit: Literal, known: set[str] = defined) -> bool:
-            return isinstance(lit, (Constant, Function)) and lit.name.startswith(staged) and lit.name not in known
+    def names(r: Rule, positive: bool) -> list[str]:
+        lits = [b for b in r.body if not isinstance(b, Not)] if positive else \
+            [b.literal for b in r.body if isinstance(b, Not)]
+        return [x.name for x in lits if isinstance(x, (Constant, Function)) and x.name.startswith(staged)]
 
-        changed = False
-        out = []
-        for rules in groups:
-            kept = []
-            for r in rules:
-                if any(missing(b) for b in r.body):
-                    changed = True
-                    continue
-                body = tuple(b for b in r.body if not (isinstance(b, Not) and missing(b.literal)))
-                changed |= len(body) != len(r.body)
-                kept.append(Rule(r.head, body, r.loc) if len(body) != len(r.body) else r)
-            out.append(kept)
-        groups = out
-        if not changed:
-            return groups
+    heads = Counter(r.head.name for rules in groups for r in rules)
+    users: dict[str, list[Rule]] = {}
+    for rules in groups:
+        for r in rules:
+            for n in names(r, True):
+                users.setdefault(n, []).append(r)
+    gone: set[int] = set()
+    todo = [n for n in users if not heads[n]]
+    while todo:
+        for r in users.pop(todo.pop(), []):
+            if id(r) in gone:
+                continue
+            gone.add(id(r))
+            heads[r.head.name] -= 1
+            if not heads[r.head.name] and r.head.name in users:
+                todo.append(r.head.name)
+    out = []
+    for rules in groups:
+        kept = []
+        for r in rules:
+            if id(r) in gone:
+                continue
+            if any(not heads[n] for n in names(r, False)):
+                body = tuple(b for b in r.body if not (isinstance(b, Not) and isinstance(b.literal, (Constant, Function))
+                                                       and b.literal.name.startswith(staged) and not heads[b.literal.name]))
+                r = Rule(r.head, body, r.loc)
+            kept.append(r)
+        out.append(kept)
+    return out
 
 
 def _atoms(r: Rule) -> list[Function]:
