@@ -75,13 +75,14 @@ class GroupMixin(CoreCompiler):
         if len(alts) == 1:
             return alts[0]
         extra = [(card, "card")] if isinstance(card, Variable) else []
-        return [self.aux("inslots", alts, env, node, extra=extra, key=("inslots", node, env, card if not extra else None))]
+        ctl_part = self.ctl_key(node.base, env, ctl)  # type: ignore[attr-defined]
+        return [self.aux("inslots", alts, env, node, extra=extra, key=("inslots", node, env, card if not extra else None, ctl_part))]
 
     def slot_sum(self, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) -> Val:
         """The points of a group of slots (extending the sum of the group without its last slot)."""
         values = self.slot_values(node.base, points, env, ctl)
         slots = node.slots
-        key = ("slotsum", node.base, points, env, slots)
+        key = ("slotsum", node.base, points, env, slots, self.ctl_key(node.base, env, ctl))  # type: ignore[attr-defined]
         if key not in self.book.memo:
             rel = self.book.name("slotsum")
             s, v, t = Variable("s"), Variable("v"), Variable("t")
@@ -120,7 +121,7 @@ class GroupMixin(CoreCompiler):
     def is_run(self, node: ir.SlotCheck, env: Env, ctl: Ctl) -> Literal:
         """The group's card values are consecutive and distinct."""
         values = self.slot_values(node.base, node.points, env, ctl)
-        key = ("isrun", node.base, node.points, env, node.slots)
+        key = ("isrun", node.base, node.points, env, node.slots, self.ctl_key(node.base, env, ctl))  # type: ignore[attr-defined]
         if key not in self.book.memo:
             table = self.run_table(len(node.slots))
             rel = self.book.name("isrun")
@@ -134,7 +135,7 @@ class GroupMixin(CoreCompiler):
         """Some group of ``length`` filled slots is a run."""
         from itertools import combinations
 
-        key = ("hasrun", node.base, node.points, env, length)
+        key = ("hasrun", node.base, node.points, env, length, self.ctl_key(node.base, env, ctl))  # type: ignore[attr-defined]
         if key not in self.book.memo:
             rel = self.book.name("hasrun")
             for slots in combinations(range(1, SLOTS + 1), length):
@@ -181,7 +182,7 @@ class GroupMixin(CoreCompiler):
         least = self.constant_int(node.length, env)
         if node.end != "top" or least is None or not isinstance(real, CardLocation) or real.visibility != "mem":
             raise TranslationError(node, "only `(run top N MEMORY using P)` is supported")
-        key = ("runlen", node, env)
+        key = ("runlen", node, env, self.ctl_key(node, env, ctl))  # type: ignore[attr-defined]
         if key not in self.book.memo:
             lits, term = self.loc_term(real, real_env, ctl)  # type: ignore[attr-defined]
             rel = self.book.name("toprun", node)
