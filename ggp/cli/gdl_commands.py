@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any
 
+from ggp.errors import Location, Problem
 from ggp.gdl.load import load_game
 from ggp.reasoner import REASONERS, make_machine
 from ggp.reasoner.play import perft, random_playout
@@ -90,10 +91,10 @@ def run_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _translated_problems(name: str) -> list:
+def _translated_problems(name: str) -> list[Problem]:
     """Translate a RECYCLE file and validate the GDL: RECYCLE-located translation errors, and
     GDL problems of the translation (reported at the RECYCLE file, with the rule)."""
-    from ggp.errors import Location, Problem
+
     from ggp.gdl.validate import validate
     from translators.recycle import parse_recycle_file
     from translators.recycle.translate import compile_game

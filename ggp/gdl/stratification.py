@@ -47,7 +47,7 @@ def _rule_level_negative_cycle(rules: list[Rule], component: set[Relation]) -> t
     mine = [r for r in rules if sentence_name(r.head) in component]
     g = nx.DiGraph()
     negative: dict[tuple[int, int], tuple[Rule, Atom]] = {}
-    by_head: dict[Relation, list[tuple[int, Atom]]] = {}
+    by_head: dict[Relation, list[tuple[int, Term]]] = {}
     for a, other in enumerate(mine):
         by_head.setdefault(sentence_name(other.head), []).append((a, rename_apart(other.head, "\0")))
     for b, rule in enumerate(mine):
