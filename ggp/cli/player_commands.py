@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
         description="Play N matches of FILE in this process (through the same runner as ggp match), "
         "seating the --player specs rotated by the match number, and print one JSON object: "
         '{"matches": N, "mean_goals": {SPEC: x, ...}, "ci95": {SPEC: [lo, hi], ...}} '
-        "(every goal a spec received, pooled over seats; 95%% confidence interval of the mean).",
+        "(every goal a spec received, pooled over seats; 95 % confidence interval of the mean).",
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--player", action="append", required=True, metavar="SPEC",

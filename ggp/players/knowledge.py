@@ -209,11 +209,7 @@ class Knowledge:
         exact = self._exact and percepts is not None
         if self._light and self.belief is not None and not alive:
             exact = False
-            for told in (move, None):
-                alive = extend(self.machine, self._population, self.index, told, None, live, self.rng)
-                if alive:
-                    break
-            alive = alive or list(self._population)  # stale, but only the belief's legal moves count
+            alive = self._carry_on(move, live) or list(self._population)  # stale: only the belief's legal moves count
         if self.belief is not None and not self._light and (not exact or len({h.history for h in alive}) < REFILL_BELOW * self.size):
             refilled = self._refill(alive if exact else [], deadline)
             if refilled:
@@ -222,18 +218,23 @@ class Knowledge:
             alive = self._backtrack(deadline.share(0.5), live)
         if not alive:
             alive, exact = self._from_tracker(deadline, live)
-        if not alive:  # nothing explains the step in time: carry on ignoring its percepts, then the move
+        if not alive:  # nothing explains the step in time
             exact = False
-            for told in (move, None):
-                alive = extend(self.machine, self._population, self.index, told, None, live, self.rng)
-                if alive:
-                    break
+            alive = self._carry_on(move, live)
         if not alive:
             raise TrackingError(f"every hypothesis had ended before step {len(self.observations)}")
         self._exact = exact
         self.consistent = exact
         self._population = _regrow(alive, self.size, self.rng)
         self._past.append(self._population)
+
+    def _carry_on(self, move: Term | None, live: bool) -> list[Hypothesis]:
+        """The hypotheses carried over a step ignoring its percepts, else ignoring the move too."""
+        for told in (move, None):
+            alive = extend(self.machine, self._population, self.index, told, None, live, self.rng)
+            if alive:
+                return alive
+        return []
 
     def _backtrack(self, deadline: Deadline, live: bool) -> list[Hypothesis]:
         """Hypotheses for the last step grown again from the populations 2, 4, 8, ... steps back

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ggp.errors import ReasonerError
 from ggp.gdl.load import load_game
 from ggp.gdl.terms import Constant, Term
 from ggp.manager.record import MatchRecord
@@ -28,9 +29,20 @@ GAMES = [
 
 
 def _check(record: MatchRecord, path: Path, clock: float) -> None:
-    """No substitution, no error; every answer in time; a real choice used most of the clock."""
-    assert record.status == "finished", record.errors
-    assert not record.errors and not any(step.substitutions for step in record.steps), record.errors
+    """No substitution, no error; every answer in time; a real choice used most of the clock.
+
+    The one error allowed is the rules' own: some final positions of the corpus Krieg-TicTacToe
+    give a role several goal values (random players reach one in about 1 match in 20), and the
+    path of a timed match depends on the machine's speed. The replay checks that the match did
+    end in such a position.
+    """
+    rules_failed = record.status == "error"
+    if rules_failed:
+        assert record.errors and all(e.startswith("the rules failed: ") for e in record.errors), record.errors
+    else:
+        assert record.status == "finished", record.errors
+        assert not record.errors, record.errors
+    assert not any(step.substitutions for step in record.steps), record.errors
     machine = make_machine(load_game(path), REASONER)
     state = machine.initial_state()
     for step in record.steps:
@@ -41,6 +53,10 @@ def _check(record: MatchRecord, path: Path, clock: float) -> None:
             if choices > 1 and record.players[role] != "random":
                 assert answer.seconds >= 0.5 * clock, (step.turn, role, answer)
         state = machine.next_state(state, joint)
+    if rules_failed:
+        assert machine.is_terminal(state)
+        with pytest.raises(ReasonerError, match="several goal values"):
+            machine.goals(state)
 
 
 @pytest.mark.parametrize("player", PLAYERS)
@@ -55,10 +71,7 @@ def test_players_answer_legally_and_in_time(player: str, path: Path, seats: int)
 
 def _recycle(name: str) -> Path:
     path = RULESHEETS / name
-    try:
-        game(path)  # read once: the matches reuse it
-    except Exception as exc:  # noqa: BLE001 - the translator is another area's work in progress
-        pytest.skip(f"{name} does not translate yet: {exc}")
+    game(path)  # translated once: the matches reuse it
     return path
 
 

@@ -682,11 +682,9 @@ class CoreCompiler:
         if isinstance(node, Name):
             return [], name(node.text)
         if isinstance(node, Var):
-            binding = env.get(node.name)
-            if isinstance(binding, Fixed):
-                return [], binding.term
-            if isinstance(binding, Sym):
-                return [], binding.var
+            bound = env.term(node.name)
+            if bound is not None:
+                return [], bound
             raise TranslationError(node, f"'{node.name} is not a string here")
         if isinstance(node, StrStorage):
             lits, owner = self.owner(node.owner, env, ctl)
@@ -774,11 +772,9 @@ class CoreCompiler:
             v = self.fresh("p")
             return lits + [f("owns", card, v)], v
         if isinstance(node, Var):
-            binding = env.get(node.name)
-            if isinstance(binding, Fixed):
-                return [], binding.term
-            if isinstance(binding, Sym):
-                return [], binding.var
+            bound = env.term(node.name)
+            if bound is not None:
+                return [], bound
         raise TranslationError(node, "a player is expected here")
 
     def team(self, node: Any, env: Env, ctl: Ctl) -> Val:
@@ -809,11 +805,9 @@ class CoreCompiler:
             v = self.fresh("t")
             return lits + [f("teamof", seat, v)], v
         if isinstance(node, Var):
-            binding = env.get(node.name)
-            if isinstance(binding, Fixed):
-                return [], binding.term
-            if isinstance(binding, Sym):
-                return [], binding.var
+            bound = env.term(node.name)
+            if bound is not None:
+                return [], bound
         raise TranslationError(node, "a team is expected here")
 
     def owner(self, node: Any, env: Env, ctl: Ctl) -> Val:
@@ -833,11 +827,9 @@ class CoreCompiler:
         """A card expression (fails to have a value when there is no such card)."""
         node, env = deref(node, env)
         if isinstance(node, Var):
-            binding = env.get(node.name)
-            if isinstance(binding, Fixed):
-                return [], binding.term
-            if isinstance(binding, Sym):
-                return [], binding.var
+            bound = env.term(node.name)
+            if bound is not None:
+                return [], bound
             raise TranslationError(node, f"'{node.name} is not a card here")
         if isinstance(node, CardAt):
             return self.card_at(node, env, ctl)

@@ -88,6 +88,16 @@ class Env:
                 return value
         return None
 
+    def term(self, name: str) -> Term | None:
+        """The GDL term a variable stands for: its constant (``Fixed``) or its GDL variable
+        (``Sym``); None when it is unbound or a ``let`` alias."""
+        binding = self.get(name)
+        if isinstance(binding, Fixed):
+            return binding.term
+        if isinstance(binding, Sym):
+            return binding.var
+        return None
+
     def bind(self, name: str, binding: Binding) -> Env:
         """A copy with one more binding."""
         return Env(self.items + ((name, binding),), self.stages)
