@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -12,6 +15,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl import Term, parse_kif
 from ggp.gdl.load import load_game
 from ggp.gdl.validate import prepare
+from ggp import reasoner
 from ggp.reasoner import make_machine
 from ggp.reasoner.domains import GroundingTooLarge
 from ggp.reasoner.fast import FastMachine
@@ -123,8 +127,30 @@ def test_grounding_budget_and_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     def too_large(*args: object, **kwargs: object) -> None:
         raise GroundingTooLarge("too large for the test")
 
+    monkeypatch.setattr(reasoner, "_SHARED", OrderedDict())  # nothing built earlier in the process
+    monkeypatch.setattr(reasoner, "_TOO_LARGE", {})  # nor the verdict left for later tests
     monkeypatch.setattr(FastMachine, "__init__", too_large)
     assert isinstance(make_machine(description), OracleMachine)
+
+
+def test_one_fast_machine_per_game_and_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threads asking for the same game at once get the one machine, built once."""
+    monkeypatch.setattr(reasoner, "_SHARED", OrderedDict())
+    built = []
+    build = FastMachine.__init__
+
+    def counted(self: FastMachine, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(FastMachine, "__init__", counted)
+    description = load_game(RULESHEETS / "tictactoe.kif")
+    with ThreadPoolExecutor(4) as pool:
+        machines = list(pool.map(lambda kind: make_machine(description, kind), ["auto", "fast"] * 4))
+    assert len(built) == 1 and all(m is built[0] for m in machines)
+    assert make_machine(description, "oracle") is not built[0]
+    other = load_game(RULESHEETS / "blind_tictactoe.kif")
+    assert make_machine(other) is not built[0] and len(built) == 2
 
 
 def test_a_disagreement_is_reported_with_state_query_and_answers() -> None:
