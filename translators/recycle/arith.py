@@ -9,7 +9,7 @@ table unless the program adds two such values.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ggp.gdl.rules import Distinct, Literal
 from ggp.gdl.terms import Constant
@@ -68,13 +68,13 @@ class Tables:
 
     def __init__(self, book: RuleBook):
         self.book = book
-        self.made: dict[tuple, str | None] = {}
+        self.made: dict[tuple[object, ...], str | None] = {}
 
     def check(self, a: Interval, b: Interval = (0, 0)) -> None:
         """Stop with an error naming the construct when a table over ``a`` x ``b`` is too big."""
         self.book.over_budget(f"a table of {_size(a)} x {_size(b)} rows", _size(a) * _size(b), TABLE_LIMIT)
 
-    def _facts(self, key: tuple, prefix: str, rows: list[tuple[int, ...]], comment: str) -> str | None:
+    def _facts(self, key: tuple[object, ...], prefix: str, rows: Sequence[tuple[int, ...]], comment: str) -> str | None:
         if key in self.made:
             return self.made[key]
         if not rows:

@@ -141,12 +141,12 @@ class Compiler(GroupMixin, CardSetMixin, PointMapMixin):
         return [atom]
 
 
-def _sort_of(kind: str, elements: list) -> str:
+def _sort_of(kind: str, elements: list[tuple[ir.Binding, list[tuple[Node, Env]]]]) -> str:
     if kind == "player":
         return "seat"
     if kind == "team":
         return "team"
-    values = [b.term.name for b, _ in elements]
+    values = [b.term.name for b, _ in elements if isinstance(b, Fixed)]  # all Fixed (see elem_member)
     if kind == "int":
         return f"int:{min(map(int, values))}:{max(map(int, values))}"
     return "name:" + ",".join(values)

@@ -12,8 +12,9 @@ not fixed statically cover every seat or team they could be.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from ggp.gdl.terms import Variable
 from translators.recycle import ir
@@ -47,7 +48,8 @@ from translators.recycle.nodes import (
 )
 from translators.recycle.places import CardDomains, concrete
 
-Key = tuple
+#: A read or written thing: a tag and its parts (``("cards", location)``, ``("sto", owner, name)``...).
+Key: TypeAlias = tuple[Any, ...]
 
 
 @dataclass
@@ -176,8 +178,8 @@ class AccessAnalysis:
             if node.which == "next":
                 out.add(("queue", stage))
         if isinstance(node, RelativeTeam):
-            stage = env.team_stage()
-            out.add(("seat", stage.id if stage else env.player_stage().id))
+            team_stage = env.team_stage()
+            out.add(("seat", team_stage.id if team_stage else env.player_stage().id))
         if isinstance(node, (Filter, BoolAgg, CardsAgg, IntAgg)):
             self.reads(node.collection, env, out, chance)
             kind = "card"
@@ -191,11 +193,11 @@ class AccessAnalysis:
                 for binding, conds in elements:
                     for cond, cond_env in conds:
                         self.reads(cond, cond_env, out, chance)
-                    inner = env.bind(node.var.name, binding)
-                    self.reads(_body(node), inner, out, chance)
+                    body_env = env.bind(node.var.name, binding)
+                    self.reads(_body(node), body_env, out, chance)
             else:
-                inner = env.bind(node.var.name, Sym(Variable("_"), kind, "card"))
-                self.reads(_body(node), inner, out, chance)
+                body_env = env.bind(node.var.name, Sym(Variable("_"), kind, "card"))
+                self.reads(_body(node), body_env, out, chance)
             return
         if isinstance(node, (ir.MovedCard, ir.PickedCard)):
             return
@@ -269,9 +271,9 @@ class AccessAnalysis:
         elif isinstance(effect, ir.SetInt):
             self.reads(effect.value, env, acc.reads, acc.chance)
             cell = effect.cell
-            self.reads(cell.owner, env, acc.reads, acc.chance)  # type: ignore[attr-defined]
-            for owner in self.owners(cell.owner, env):  # type: ignore[attr-defined]
-                key = ("sto", owner, _text(cell.name))  # type: ignore[attr-defined]
+            self.reads(cell.owner, env, acc.reads, acc.chance)
+            for owner in self.owners(cell.owner, env):
+                key = ("sto", owner, _text(cell.name))
                 if effect.op != "set" and self.separate_increments(effect):
                     acc.writes.add(key)
                     acc.reads.add(key)
@@ -284,11 +286,11 @@ class AccessAnalysis:
                     acc.overwrites.add(key)
         elif isinstance(effect, ir.SetStr):
             self.reads(effect.value, env, acc.reads, acc.chance)
-            cell = effect.cell
-            self.reads(cell.owner, env, acc.reads, acc.chance)  # type: ignore[attr-defined]
-            for owner in self.owners(cell.owner, env):  # type: ignore[attr-defined]
-                acc.writes.add(("str", owner, _text(cell.name)))  # type: ignore[attr-defined]
-                acc.overwrites.add(("str", owner, _text(cell.name)))  # type: ignore[attr-defined]
+            str_cell = effect.cell
+            self.reads(str_cell.owner, env, acc.reads, acc.chance)
+            for owner in self.owners(str_cell.owner, env):
+                acc.writes.add(("str", owner, _text(str_cell.name)))
+                acc.overwrites.add(("str", owner, _text(str_cell.name)))
         elif isinstance(effect, ir.SetPointMap):
             node = effect.node
             for award in node.awards:  # type: ignore[attr-defined]
@@ -353,7 +355,7 @@ def _body(node: Any) -> Any:
 
 
 def conflicts(acc: Access, batch_reads: set[Key], batch_writes: set[Key], ordered: set[Location],
-              batch_overwrites: set[Key] = frozenset(), batch_tags: dict[Key, set] | None = None) -> bool:  # type: ignore[assignment]
+              batch_overwrites: AbstractSet[Key] = frozenset(), batch_tags: dict[Key, set[Any]] | None = None) -> bool:
     """Whether an effect must start a new batch after effects with these reads and writes."""
     for key in acc.reads:
         if key[0] == "gcards":
@@ -452,7 +454,7 @@ def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis,
     reads: set[Key] = set()
     writes: set[Key] = set()
     overwrites: set[Key] = set()
-    tags: dict[Key, set] = {}
+    tags: dict[Key, set[Any]] = {}
     chance: Key | None = None
 
     def close(force: bool = False) -> None:

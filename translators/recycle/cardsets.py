@@ -53,6 +53,8 @@ from translators.recycle.translation_error import TranslationError
 from translators.recycle.vocabulary import NOOP, c, does, f, name, num, rule, true
 
 RANDOM = Constant("random")
+#: A seat parameter of a lifted chain: ("bind", literals reading the seat, the seat, the parameter).
+SeatBind = tuple[str, list[Literal], Term, Variable]
 
 
 class CardSetMixin(CoreCompiler):
@@ -113,9 +115,9 @@ class CardSetMixin(CoreCompiler):
             if isinstance(binding, Sym) and binding.domain is not None:
                 return self.member(binding.domain.collection, binding.domain.env, ctl, card)
         if isinstance(real, ir.SlotSet):
-            return self.slot_member(real, real_env, ctl, card)  # type: ignore[attr-defined]
+            return self.slot_member(real, real_env, ctl, card)
         if isinstance(real, Slice):
-            return self.slice_member(real, real_env, ctl, card)  # type: ignore[attr-defined]
+            return self.slice_member(real, real_env, ctl, card)
         if isinstance(real, CollectionAt):
             groups, groups_env = deref(real.groups, real_env)
             if isinstance(groups, Tuples) and real.position == "top":
@@ -126,7 +128,7 @@ class CardSetMixin(CoreCompiler):
 
     # -- tuples ------------------------------------------------------------------------------------
 
-    def tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list]:
+    def tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]]:
         lifted = self.lift(node, env, ctl)
         if lifted is not None:
             inner, pctl, binds = lifted
@@ -135,7 +137,7 @@ class CardSetMixin(CoreCompiler):
             return values, bound, [p for p in params if not str(p[0]).startswith("?cur_")]
         return self._tuple_groups(node, env, ctl)
 
-    def _tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list]:
+    def _tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]]:
         """For each point value, a literal: at least N members score it (``tuples N``).
 
         ``(tuples N CARDS using P)`` is taken as one group per point value that at least N
@@ -153,7 +155,7 @@ class CardSetMixin(CoreCompiler):
                 for value in self.card_values(node.points, env, cid):
                     by_value.setdefault(value, []).append(cid)
             quals: dict[int, Literal] = {}
-            params: list = []
+            params: list[tuple[Variable, str]] = []
             for value in sorted(by_value):
                 members = by_value[value]
                 if len(members) < n:
@@ -182,15 +184,16 @@ class CardSetMixin(CoreCompiler):
                         self.book.add(rule(f(f"{prefix}_{i}", *heads, m1), [before] + self.negate(lits, env, node)))
                 quals[value] = f(f"{prefix}_{len(items)}", *heads, num(n))
             self.book.memo[key] = (sorted(quals), quals, params)
-        return self.book.memo[key]
+        groups: tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]] = self.book.memo[key]
+        return groups
 
     def top_tuple_member(self, node: Tuples, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
         """Membership in the top group of ``tuples``: the highest value N cards share."""
         values, quals, params = self.tuple_groups(node, env, ctl)
         v = self.fresh("n")
-        clauses = []
+        clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
         for i, value in enumerate(values):
-            higher = [Not(quals[w]) for w in values[i + 1:]]
+            higher: list[Literal] = [Not(quals[w]) for w in values[i + 1:]]
             clauses.append(({v: num(value)}, [quals[value]] + higher))
         top = self.define("toptuple", node, list(params) + [(v, "int:0:0")], clauses)
         plits, pts = self.points(node.points, env, ctl, card)
@@ -245,7 +248,7 @@ class CardSetMixin(CoreCompiler):
 
             return [] if holds(op, len(real.slots), k) else [FALSE]
         if isinstance(real, Run):
-            lits, value = self.run_length(real, real_env, ctl)  # type: ignore[attr-defined]
+            lits, value = self.run_length(real, real_env, ctl)
             table = self.tables.test(op, k, (0, 13))
             return lits + [f(table, value) if table else FALSE]
         if isinstance(real, Tuples):
@@ -274,7 +277,7 @@ class CardSetMixin(CoreCompiler):
         if isinstance(real, ir.SlotSet):
             return [], num(len(real.slots))
         if isinstance(real, Run):
-            return self.run_length(real, real_env, ctl)  # type: ignore[attr-defined]
+            return self.run_length(real, real_env, ctl)
         cards = self.domain_cards(real, real_env) if _is_cards(real) else None
         if cards is None:
             raise TranslationError(coll, "only the size of a card collection can be used as a value")
@@ -322,7 +325,7 @@ class CardSetMixin(CoreCompiler):
         when only comparisons with smaller constants need it; points are never negative)."""
         real_cards, real_env = deref(node.cards, env)
         if isinstance(real_cards, ir.SlotSet):
-            return self.slot_sum(real_cards, node.points, real_env, ctl)  # type: ignore[attr-defined]
+            return self.slot_sum(real_cards, node.points, real_env, ctl)
         lifted = self.lift(node, env, ctl)
         if lifted is not None:
             inner, pctl, binds = lifted
@@ -347,7 +350,7 @@ class CardSetMixin(CoreCompiler):
                     before = f(f"{prefix}_{i - 1}", *heads, s1)
                     if isinstance(pts, Variable):
                         table = self.capped_add((low, high), (min(vals), max(vals)), cap)
-                        add = [f(table, s1, pts, s2)] if table else [FALSE]
+                        add: list[Literal] = [f(table, s1, pts, s2)] if table else [FALSE]
                     else:
                         table = self.capped_add((low, high), (int(pts.name), int(pts.name)), cap)
                         add = [f(table, s1, pts, s2)] if table else [FALSE]
@@ -373,9 +376,10 @@ class CardSetMixin(CoreCompiler):
                 for x in range(a[0], a[1] + 1):
                     for y in range(b[0], b[1] + 1):
                         self.book.add(rule(f(rel, num(x), num(y), num(min(x + y, cap)))))
-        return self.book.memo[key]
+        table: str = self.book.memo[key]
+        return table
 
-    def lift(self, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[Literal]] | None:
+    def lift(self, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[SeatBind]] | None:
         """When an expression depends on the control context only through the current (or
         previous) player, the chain computing it is made once with the seat as a parameter
         ``?cur_S``; this gives the environment and context to compile it in, and the literals
@@ -399,9 +403,9 @@ class CardSetMixin(CoreCompiler):
         var = Variable(f"cur_{stage}")
         lits, term = ctl.seat(stage, self.fresh)
         inner = env.bind(f"__cur_{stage}", Sym(var, "player", "seat"))
-        return inner, ParamCtl((stage,)), [("bind", lits, term, var)]  # type: ignore[list-item]
+        return inner, ParamCtl((stage,)), [("bind", lits, term, var)]
 
-    def unlift(self, binds: list, lits: list[Literal]) -> list[Literal]:
+    def unlift(self, binds: list[SeatBind], lits: list[Literal]) -> list[Literal]:
         """The lifted chain's literals with its seat parameter replaced by the seat read here."""
         (_, seat_lits, term, var), = binds
         return list(seat_lits) + substitute(lits, var, term)
@@ -432,7 +436,7 @@ class CardSetMixin(CoreCompiler):
         if not isinstance(real, CardLocation):
             return self.virtual_top(node, real, real_env, ctl)
         if real.visibility == "mem":
-            return self.mem_top(real, real_env, ctl)  # type: ignore[attr-defined]
+            return self.mem_top(real, real_env, ctl)
         lits, loc = self.loc_term(real, real_env, ctl)
         v = self.fresh("c")
         known = lits + [true(f("ontop", loc, v))]
@@ -452,7 +456,7 @@ class CardSetMixin(CoreCompiler):
         v = self.fresh("c")
         members = [self.member(coll, env, ctl, c(cid)) for cid in cards]
         params = self.context_params(env, members)
-        clauses = []
+        clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
         for i, lits in enumerate(members):
             above = [self.negate(m, env, coll) for m in members[i + 1:]]
             clauses.append(({v: c(cards[i])}, lits + [x for a in above for x in a]))
@@ -461,7 +465,7 @@ class CardSetMixin(CoreCompiler):
 
     # -- max and min ----------------------------------------------------------------------------
 
-    def extreme_parts(self, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list]:
+    def extreme_parts(self, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list[Variable]]:
         """Relations for the best value and the tied cards of ``(max|min CARDS using P)``."""
         key = ("ext", node, env, self.ctl_key(node.cards, env, ctl))
         if key not in self.book.memo:
@@ -523,12 +527,10 @@ class CardSetMixin(CoreCompiler):
             self.book.memo[key] = f"{counted}_{len(probe)}"
         count_rel = self.book.memo[key]
         v = self.fresh("c")
-        unique = [f(tied, *heads, v), f(count_rel, *heads, num(1))]
+        unique: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(1))]
         if not ctl.chance:
-            first = [f(tied, *heads, v)] + [Not(f(tied, *heads, c(o))) for o in []]
-            del first
             return unique, v
-        tie = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
+        tie: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
         self.chance_uses.setdefault(ctl.batch or "", []).append(
             ("pick", self.current_guards + [f(count_rel, *heads, num(2))], [f(tied, *heads, v)], v))
         params = [(h, s) for h, s in self.book.memo[("ext", node, env, self.ctl_key(node.cards, env, ctl))][2]] + [(v, "card")]

@@ -21,6 +21,8 @@ to :data:`MEMORY_CAP` copies.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.effects import EffectEmitter
@@ -51,7 +53,7 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
-                    ordered: set[Location], heapy: set[Location], linked: set[Location] = frozenset()) -> None:
+                    ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset()) -> None:
     """The card fluents' initial values, their frame and update rules."""
     C, L, F, T, X, S = (Variable(n) for n in ("c", "l", "f", "t", "x", "s"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):

@@ -15,7 +15,7 @@ order of cards are compiled by the mixins of :mod:`.cardsets` and :mod:`.pointma
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
@@ -45,8 +45,10 @@ from translators.recycle.nodes import (
     Random,
     RelativePlayer,
     RelativeTeam,
+    Run,
     Score,
     Size,
+    Slice,
     StrStorage,
     Sum,
     TeamAt,
@@ -60,6 +62,10 @@ from translators.recycle.nodes import (
 from translators.recycle.rulebook import RuleBook
 from translators.recycle.translation_error import TranslationError
 from translators.recycle.vocabulary import UNSET, Fresh, c, f, name, num, rule, true
+
+if TYPE_CHECKING:
+    from translators.recycle.effects import EffectEmitter
+    from translators.recycle.wide import Wide
 
 Val = tuple[list[Literal], Term]
 
@@ -217,6 +223,10 @@ def substitute(lits: list[Literal], var: Variable, value: Term) -> list[Literal]
 class CoreCompiler:
     """Conditions and scalar values (integers, strings, players, teams, owners, cards)."""
 
+    #: Set by the translator: the emitter of the step rules, and the wide (digit-wise) cells.
+    emitter: EffectEmitter
+    wide: Wide
+
     def __init__(self, model: GameModel, book: RuleBook, program: ir.Program):
         self.model = model
         self.book = book
@@ -275,6 +285,46 @@ class CoreCompiler:
         """``(random ...)`` (provided by the translator)."""
         raise NotImplementedError
 
+    def picked_card(self, node: ir.PickedCard, ctl: Ctl) -> Val:
+        """The card a ``PickCard`` effect picked (provided by the translator)."""
+        raise NotImplementedError
+
+    def loc_term(self, node: Any, env: Env, ctl: Ctl) -> Val:
+        """``(loc OWNER VIS NAME)`` of a location expression (see :mod:`.cardsets`)."""
+        raise NotImplementedError
+
+    def domain_cards(self, coll: Any, env: Env) -> list[str]:
+        """The cards that can be in a collection, in card-id order (see :mod:`.cardsets`)."""
+        raise NotImplementedError
+
+    def card_values(self, pm: Any, env: Env, card_id: str) -> set[int]:
+        """Every value a card can score under a point map (see :mod:`.pointmaps`)."""
+        raise NotImplementedError
+
+    def slot_check(self, node: ir.SlotCheck, env: Env, ctl: Ctl) -> list[Literal]:
+        """``exist``, ``run`` or ``largest`` of a group of slots (see :mod:`.groups`)."""
+        raise NotImplementedError
+
+    def slot_member(self, node: ir.SlotSet, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
+        """A card is in a group of slots (see :mod:`.groups`)."""
+        raise NotImplementedError
+
+    def slot_sum(self, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) -> Val:
+        """The points of a group of slots (see :mod:`.groups`)."""
+        raise NotImplementedError
+
+    def slice_member(self, node: Slice, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
+        """A copy among the top K of a memory location (see :mod:`.groups`)."""
+        raise NotImplementedError
+
+    def mem_top(self, loc: Any, env: Env, ctl: Ctl) -> Val:
+        """The last copy remembered in a memory location (see :mod:`.groups`)."""
+        raise NotImplementedError
+
+    def run_length(self, node: Run, env: Env, ctl: Ctl) -> Val:
+        """``(size (run top N MEMORY using P))`` (see :mod:`.groups`)."""
+        raise NotImplementedError
+
     # -- auxiliary relations ----------------------------------------------------------------------
 
     def sort_literal(self, var: Variable, sort: str) -> Literal:
@@ -319,7 +369,8 @@ class CoreCompiler:
                 args.append((var, sort))
         memo_key = ("aux", key, tuple(args)) if key is not None else None
         if memo_key is not None and memo_key in self.book.memo:
-            return self.book.memo[memo_key]
+            known: Literal = self.book.memo[memo_key]
+            return known
         rel = self.book.name(prefix, node)
         head: Function | Constant = f(rel, *[v for v, _ in args]) if args else Constant(rel)
         from translators.recycle.rulebook import describe
@@ -340,10 +391,10 @@ class CoreCompiler:
         if FALSE in lits:
             return []
         if len(lits) == 1 and isinstance(lits[0], (Function, Constant)) and not isinstance(lits[0], Distinct):
-            atom = lits[0]
-            local = lit_vars([atom]) - {s.var for s in self.context(env)} - {v for v, _ in extra}
+            single = lits[0]
+            local = lit_vars([single]) - {s.var for s in self.context(env)} - {v for v, _ in extra}
             if not local:
-                return [Not(atom)]
+                return [Not(single)]
         if len(lits) == 1 and lits[0] is _TRUE:
             return [FALSE]
         atom = self.aux("not", [lits], env, node, extra)
@@ -351,7 +402,7 @@ class CoreCompiler:
             return []
         if atom is _TRUE:
             return [FALSE]
-        return [Not(atom)]  # type: ignore[arg-type]
+        return [Not(atom)]
 
     # -- conditions ----------------------------------------------------------------------------
 
@@ -376,7 +427,7 @@ class CoreCompiler:
         if isinstance(node, Compare):
             return _clean(self.compare(node, env, ctl))
         if isinstance(node, ir.SlotCheck):
-            return self.slot_check(node, env, ctl)  # type: ignore[attr-defined]
+            return self.slot_check(node, env, ctl)
         raise TranslationError(node, "a condition is expected here")
 
     def quantified(self, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]:
@@ -415,7 +466,7 @@ class CoreCompiler:
 
     def compare(self, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
         """A comparison."""
-        kind = node.kind
+        kind: str = node.kind
         if kind == "unknown":
             kind = self.value_kind(node.left, env)
         if kind == "int":
@@ -581,8 +632,8 @@ class CoreCompiler:
         if isinstance(node, IntStorage):
             lits, owner = self.owner(node.owner, env, ctl)
             family = self.family(node, env)
-            if self.wide.is_wide(family):  # type: ignore[attr-defined]
-                more, value = self.wide.read(owner, family, self.fresh)  # type: ignore[attr-defined]
+            if self.wide.is_wide(family):
+                more, value = self.wide.read(owner, family, self.fresh)
                 return lits + more, value
             v = self.fresh("n")
             return lits + [true(f("sto", owner, self.storage_name(node.name, env), v))], v
@@ -840,7 +891,7 @@ class CoreCompiler:
         if isinstance(node, ir.MovedCard):
             return self.moved_card(node, ctl)
         if isinstance(node, ir.PickedCard):
-            return self.picked_card(node, ctl)  # type: ignore[attr-defined]
+            return self.picked_card(node, ctl)
         raise TranslationError(node, "a card is expected here")
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
+from typing import Literal as TypingLiteral
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
@@ -28,7 +29,9 @@ from translators.recycle.vocabulary import Fresh, c, f, rule, true
 
 #: A seat source: ("fluent", stage) | ("copy", source) | ("adv", source, stage, uses_queue)
 #: | ("teamof", source).
-Source = tuple
+Source: TypeAlias = tuple[Any, ...]
+#: A resume point: ("cont", stage, index of the next item) | ("batch", batch id, active stages).
+Resume: TypeAlias = tuple[TypingLiteral["cont"], str, int] | tuple[TypingLiteral["batch"], str, tuple[ir.StageRef, ...]]
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class Control:
         self.cond = cond
         self.fresh = Fresh()
         self.points: dict[str, StepPoint] = {}
-        self.resume: dict[str, tuple] = {}
+        self.resume: dict[str, Resume] = {}
         self.sources: dict[Source, str] = {}
         self.nodes: dict[Any, str] = {}
         self.flow_batches: dict[str, list[Batch]] = {}

@@ -11,7 +11,7 @@ which :mod:`.cardstate` makes the card fluents and :mod:`.percepts` what each ro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Term, Variable
@@ -20,11 +20,15 @@ from translators.recycle.batches import Batch
 from translators.recycle.compiler import StepCtl, positive_vars
 from translators.recycle.ir import Env, Sym
 from translators.recycle.lower import deref
-from translators.recycle.nodes import CardAt, CardLocation, IntStorage, Var
+from translators.recycle.model import Location
+from translators.recycle.nodes import CardAt, CardLocation, IntStorage, Node, Var
 from translators.recycle.places import concrete
 from translators.recycle.rulebook import describe
 from translators.recycle.translation_error import TranslationError
 from translators.recycle.vocabulary import c, does, f, name, num, nxt, rule, true
+
+if TYPE_CHECKING:
+    from translators.recycle.assembly import Compiler
 
 RANDOM = Constant("random")
 
@@ -39,8 +43,8 @@ class Moves:
     batch: Batch
     index: int
     preserve: bool = False
-    targets: list = field(default_factory=list)
-    sources: list = field(default_factory=list)
+    targets: list[Location] = field(default_factory=list)
+    sources: list[Location] = field(default_factory=list)
 
 
 @dataclass
@@ -55,7 +59,7 @@ class Temp:
 class EffectEmitter:
     """Emits the rules of every batch (mixed with the compiler by the translator)."""
 
-    def __init__(self, comp: Any, batch_of: dict[int, str], batch_order: dict[str, tuple[str, int]],
+    def __init__(self, comp: Compiler, batch_of: dict[int, str], batch_order: dict[str, tuple[str, int]],
                  option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]], choose_arity: int):
         self.comp = comp
         self.book = comp.book
@@ -149,7 +153,7 @@ class EffectEmitter:
         groups: dict[tuple[str, str], list[int]] = {}
         for index, effect in enumerate(batch.effects):
             if isinstance(effect, ir.SetInt) and effect.op != "set" and not self.comp.wide.is_wide(
-                    self.comp.family(effect.cell, effect.env)):  # type: ignore[arg-type]
+                    self.comp.family(effect.cell, effect.env)):
                 groups.setdefault(self.comp.family(effect.cell, effect.env), []).append(index)
         merged = {i for members in groups.values() if len(members) > 1 for i in members}
         for family, members in groups.items():
@@ -208,9 +212,9 @@ class EffectEmitter:
         elif isinstance(effect, ir.SetInt):
             self.set_int(effect, base, ctl)
         elif isinstance(effect, ir.SetStr):
-            owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)  # type: ignore[attr-defined]
+            owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)
             value_lits, value = comp.str_total(effect.value, env, ctl)
-            cell = comp.storage_name(effect.cell.name, env)  # type: ignore[attr-defined]
+            cell = comp.storage_name(effect.cell.name, env)
             self.overwrite("str", cell.name, f("strset", owner, cell, value), base + owner_lits + value_lits)
         elif isinstance(effect, ir.SetPointMap):
             node = effect.node
@@ -235,7 +239,7 @@ class EffectEmitter:
         """Where a moved card comes from: a location term when the expression tells, else a
         variable bound by the card's ``at`` fluent."""
         real, real_env = deref(card, env)
-        coll = None
+        coll: tuple[Node, Env] | None = None
         if isinstance(real, CardAt):
             coll = (real.cards, real_env)
         elif isinstance(real, Var):
@@ -280,13 +284,13 @@ class EffectEmitter:
             return
         old, new = comp.fresh("n"), comp.fresh("n")
         op = "+" if effect.op == "inc" else "-"
-        current = [true(f("sto", owner, label, old))]
+        current: list[Literal] = [true(f("sto", owner, label, old))]
         if isinstance(value, Variable):
             delta = comp.interval(effect.value, env)
             table = comp.tables.binary(op, cell_range, delta, cell_range)
             ok = comp.tables.defined(op, cell_range, delta, cell_range)
-            step = [f(table, old, value, new)] if table else None
-            check = [Not(f(ok, old, value))] if ok else []
+            step: list[Literal] | None = [f(table, old, value, new)] if table else None
+            check: list[Literal] = [Not(f(ok, old, value))] if ok else []
         else:
             table = comp.tables.shift(op, int(value.name), cell_range, cell_range)
             step = [f(table, old, new)] if table else None
@@ -317,7 +321,7 @@ class EffectEmitter:
                 env = effect.env
                 self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
                 base = act + self.scope(effect, batch, ctl)
-                owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)  # type: ignore[attr-defined]
+                owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)
                 value_lits, value = comp.int_(effect.value, env, ctl)
                 span = comp.interval(effect.value, env)
                 op = "+" if effect.op == "inc" else "-"
@@ -326,7 +330,7 @@ class EffectEmitter:
                 self.book.add(rule(f(f"{rel}_d{k}", owner, value), base + owner_lits + value_lits))
                 self.book.add(rule(f(f"{rel}_has{k}", o), f(f"{rel}_d{k}", o, d)))
                 self.book.add(rule(f(f"{rel}_touched", o), f(f"{rel}_d{k}", o, d)))
-                before = [f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d)]
+                before: list[Literal] = [f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d)]
                 if table:
                     self.book.add(rule(f(f"{rel}_s{k}", o, s2), before + [f(table, s1, d, s2)]))
                 self.book.add(rule(f(f"{rel}_s{k}", o, s1), f(f"{rel}_s{k - 1}", o, s1), Not(f(f"{rel}_has{k}", o))))

@@ -15,8 +15,9 @@ from typing import Any
 
 from ggp.gdl.rules import Not
 from ggp.gdl.terms import Variable
-from translators.recycle.compiler import FixedSeatCtl
+from translators.recycle.compiler import CoreCompiler, FixedSeatCtl
 from translators.recycle.ir import Env
+from translators.recycle.nodes import IntStorage
 from translators.recycle.rulebook import describe
 from translators.recycle.vocabulary import c, f, num, rule
 
@@ -29,28 +30,29 @@ def goal_value(below: int, tied: int, players: int) -> int:
     return int(value + Fraction(1, 2))
 
 
-def emit_goals(comp: object, env: Env) -> None:
+def emit_goals(comp: CoreCompiler, env: Env) -> None:
     """``score``, the ranking and ``goal`` rules."""
 
-    comp_: Any = comp
+    comp_ = comp
     model = comp_.model
     book = comp_.book
     scoring = model.game.scoring
     n = model.players
     low, high = comp_.interval(scoring.value, env)
     from translators.recycle.lower import deref
-    from translators.recycle.nodes import IntStorage, RelativePlayer, TeamOf
+    from translators.recycle.nodes import RelativePlayer, TeamOf
 
     real, real_env = deref(scoring.value, env)
     family = comp_.family(real, real_env) if isinstance(real, IntStorage) else None
     direct = (family is not None and comp_.wide.is_wide(family)
-              and isinstance(real.owner, (RelativePlayer, TeamOf)))  # type: ignore[union-attr]
+              and isinstance(real.owner, (RelativePlayer, TeamOf)))
     if not direct:
         with book.group(f"scores: {describe(scoring)}", scoring):
             for seat in range(n):
                 lits, value = comp_.int_(scoring.value, env, FixedSeatCtl(seat, n))
                 book.add(rule(f("score", c(f"player{seat}"), value), lits))
     if direct:
+        assert family is not None  # direct reads a wide family
         _wide_ranking(comp_, real, real_env, family, scoring.order)
     elif high - low + 1 <= 200:
         _unary_ranking(book, n, low, high, scoring.order)
@@ -105,7 +107,7 @@ def _unary_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
                                       c(f"reach_{i}_{_n(beyond)}")))
 
 
-def _wide_ranking(comp: Any, node: Any, env: Env, family: tuple[str, str], order: str) -> None:
+def _wide_ranking(comp: CoreCompiler, node: IntStorage, env: Env, family: tuple[str, str], order: str) -> None:
     """The scoring reads a wide cell: compare its stored digits directly."""
     book = comp.book
     n = comp.model.players

@@ -36,9 +36,9 @@ class GroupMixin(CoreCompiler):
 
     def slots(self, base: Any, env: Env, ctl: Ctl) -> tuple[str, str]:
         """Relations ``(NAME J CARD)`` (slot J holds CARD) and ``OVER`` (too many members)."""
-        key = ("slots", base, env, self.ctl_key(base, env, ctl))  # type: ignore[attr-defined]
+        key = ("slots", base, env, self.ctl_key(base, env, ctl))
         if key not in self.book.memo:
-            cards = self.domain_cards(base, env)  # type: ignore[attr-defined]
+            cards = self.domain_cards(base, env)
             rel = self.book.name("slot", base)
             m1, m2 = Variable("m1"), Variable("m2")
             with self.book.group(f"slots: the members of {describe(base)} in card-id order", base):
@@ -53,11 +53,12 @@ class GroupMixin(CoreCompiler):
                     self.book.add(rule(f(rel, m2, c(cid)), [before] + lits + [f(f"{rel}_next", m1, m2)]))
                 self.book.add(rule(c(f"{rel}_over"), f(f"{rel}_n{len(cards)}", num(SLOTS + 1))))
             self.book.memo[key] = (rel, f"{rel}_over")
-        return self.book.memo[key]
+        made: tuple[str, str] = self.book.memo[key]
+        return made
 
     def slot_values(self, base: Any, points: Any, env: Env, ctl: Ctl) -> str:
         """``(NAME J V)``: slot J holds a card worth V."""
-        key = ("slotv", base, points, env, self.ctl_key(base, env, ctl))  # type: ignore[attr-defined]
+        key = ("slotv", base, points, env, self.ctl_key(base, env, ctl))
         if key not in self.book.memo:
             rel, _ = self.slots(base, env, ctl)
             name = self.book.name("slotv", base)
@@ -66,23 +67,24 @@ class GroupMixin(CoreCompiler):
             with self.book.group(f"slot values under {describe(points)}", base):
                 self.book.add(rule(f(name, Variable("j"), pts), [f(rel, Variable("j"), card)] + plits))
             self.book.memo[key] = name
-        return self.book.memo[key]
+        made: str = self.book.memo[key]
+        return made
 
     def slot_member(self, node: ir.SlotSet, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
         """A card is in a group of slots."""
         rel, _ = self.slots(node.base, env, ctl)
-        alts = [[f(rel, num(j), card)] for j in node.slots]
+        alts: list[list[Literal]] = [[f(rel, num(j), card)] for j in node.slots]
         if len(alts) == 1:
             return alts[0]
         extra = [(card, "card")] if isinstance(card, Variable) else []
-        ctl_part = self.ctl_key(node.base, env, ctl)  # type: ignore[attr-defined]
+        ctl_part = self.ctl_key(node.base, env, ctl)
         return [self.aux("inslots", alts, env, node, extra=extra, key=("inslots", node, env, card if not extra else None, ctl_part))]
 
     def slot_sum(self, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) -> Val:
         """The points of a group of slots (extending the sum of the group without its last slot)."""
         values = self.slot_values(node.base, points, env, ctl)
         slots = node.slots
-        key = ("slotsum", node.base, points, env, slots, self.ctl_key(node.base, env, ctl))  # type: ignore[attr-defined]
+        key = ("slotsum", node.base, points, env, slots, self.ctl_key(node.base, env, ctl))
         if key not in self.book.memo:
             rel = self.book.name("slotsum")
             s, v, t = Variable("s"), Variable("v"), Variable("t")
@@ -91,9 +93,10 @@ class GroupMixin(CoreCompiler):
             else:
                 parent = ir.SlotSet(node.base, slots[:-1])
                 plits, pterm = self.slot_sum(parent, points, env, ctl)
-                cards = self.domain_cards(node.base, env)  # type: ignore[attr-defined]
-                top = max((max(self.card_values(points, env, cid)) for cid in cards), default=0)  # type: ignore[attr-defined]
+                cards = self.domain_cards(node.base, env)
+                top = max((max(self.card_values(points, env, cid)) for cid in cards), default=0)
                 table = self.tables.binary("+", (0, top * (len(slots) - 1)), (0, top))
+                assert isinstance(pterm, Variable) and table is not None  # a fresh variable; 0 + 0 is a row
                 self.book.add(rule(f(rel, t), substitute(plits, pterm, s) + [f(values, num(slots[-1]), v), f(table, s, v, t)]))
             self.book.memo[key] = rel
         out = self.fresh("n")
@@ -103,7 +106,7 @@ class GroupMixin(CoreCompiler):
         """``exist``, ``run`` or ``largest`` of a group of slots."""
         rel, over = self.slots(node.base, env, ctl)
         if ctl.batch is not None:
-            self.emitter.failures.append(("slots", [f("at_step", c(ctl.batch)), c(over)]))  # type: ignore[attr-defined]
+            self.emitter.failures.append(("slots", [f("at_step", c(ctl.batch)), c(over)]))
         if node.kind == "exist":
             out: list[Literal] = []
             for j in node.slots:
@@ -121,28 +124,30 @@ class GroupMixin(CoreCompiler):
     def is_run(self, node: ir.SlotCheck, env: Env, ctl: Ctl) -> Literal:
         """The group's card values are consecutive and distinct."""
         values = self.slot_values(node.base, node.points, env, ctl)
-        key = ("isrun", node.base, node.points, env, node.slots, self.ctl_key(node.base, env, ctl))  # type: ignore[attr-defined]
+        key = ("isrun", node.base, node.points, env, node.slots, self.ctl_key(node.base, env, ctl))
         if key not in self.book.memo:
             table = self.run_table(len(node.slots))
             rel = self.book.name("isrun")
             vs = [Variable(f"v{j}") for j in node.slots]
-            body: list[Literal] = [f(values, num(j), v) for j, v in zip(node.slots, vs)] + [f(table, *vs)]
+            body: list[Literal] = [*(f(values, num(j), v) for j, v in zip(node.slots, vs)), f(table, *vs)]
             self.book.add(rule(c(rel), body))
             self.book.memo[key] = c(rel)
-        return self.book.memo[key]
+        made: Literal = self.book.memo[key]
+        return made
 
     def has_run(self, node: ir.SlotCheck, length: int, env: Env, ctl: Ctl) -> Literal:
         """Some group of ``length`` filled slots is a run."""
         from itertools import combinations
 
-        key = ("hasrun", node.base, node.points, env, length, self.ctl_key(node.base, env, ctl))  # type: ignore[attr-defined]
+        key = ("hasrun", node.base, node.points, env, length, self.ctl_key(node.base, env, ctl))
         if key not in self.book.memo:
             rel = self.book.name("hasrun")
             for slots in combinations(range(1, SLOTS + 1), length):
                 check = ir.SlotCheck("run", node.base, slots, node.points, length)
                 self.book.add(rule(c(rel), [self.is_run(check, env, ctl)]))
             self.book.memo[key] = c(rel)
-        return self.book.memo[key]
+        made: Literal = self.book.memo[key]
+        return made
 
     def run_table(self, length: int) -> str:
         """``(NAME V1 ... Vk)``: k values (1 to 13) that are k consecutive numbers in any order."""
@@ -154,13 +159,14 @@ class GroupMixin(CoreCompiler):
                     for perm in permutations(range(low, low + length)):
                         self.book.add(rule(f(rel, *[num(x) for x in perm])))
             self.book.memo[key] = rel
-        return self.book.memo[key]
+        made: str = self.book.memo[key]
+        return made
 
     # -- memory locations kept in order -------------------------------------------------------------
 
     def mem_top(self, loc: Any, env: Env, ctl: Ctl) -> Val:
         """The last copy remembered in a memory location."""
-        lits, term = self.loc_term(loc, env, ctl)  # type: ignore[attr-defined]
+        lits, term = self.loc_term(loc, env, ctl)
         v = self.fresh("c")
         return lits + [f("ctop", term, v)], v
 
@@ -170,7 +176,7 @@ class GroupMixin(CoreCompiler):
         k = self.constant_int(node.count, env)
         if node.end != "top" or k is None or not isinstance(real, CardLocation) or real.visibility != "mem":
             raise TranslationError(node, "only `(top N MEMORY)` slices are supported")
-        lits, term = self.loc_term(real, real_env, ctl)  # type: ignore[attr-defined]
+        lits, term = self.loc_term(real, real_env, ctl)
         d = self.fresh("n")
         table = self.tables.test("<", k, (0, len(self.model.cards)))
         return lits + [f("cdepth", term, card, d), f(table, d) if table else FALSE]
@@ -182,9 +188,9 @@ class GroupMixin(CoreCompiler):
         least = self.constant_int(node.length, env)
         if node.end != "top" or least is None or not isinstance(real, CardLocation) or real.visibility != "mem":
             raise TranslationError(node, "only `(run top N MEMORY using P)` is supported")
-        key = ("runlen", node, env, self.ctl_key(node, env, ctl))  # type: ignore[attr-defined]
+        key = ("runlen", node, env, self.ctl_key(node, env, ctl))
         if key not in self.book.memo:
-            lits, term = self.loc_term(real, real_env, ctl)  # type: ignore[attr-defined]
+            lits, term = self.loc_term(real, real_env, ctl)
             rel = self.book.name("toprun", node)
             most = 13
             q, n, cc, v = Variable("q"), Variable("n"), Variable("c"), Variable("v")
@@ -221,7 +227,7 @@ class GroupMixin(CoreCompiler):
                                            f(f"{rel}_span", m1, m2, num(i)), f(f"{rel}_v{i}", x),
                                            *([Not(c(f"{rel}_dup{i}"))] if i > 1 else [])))
                 for i in range(least, most + 1):
-                    longer = [Not(c(f"{rel}_ok{j}")) for j in range(i + 1, most + 1)]
+                    longer: list[Literal] = [Not(c(f"{rel}_ok{j}")) for j in range(i + 1, most + 1)]
                     self.book.add(rule(f(rel, num(i)), [c(f"{rel}_ok{i}")] + longer))
                 self.book.add(rule(f(rel, num(0)), [Not(c(f"{rel}_ok{i}")) for i in range(least, most + 1)]))
             self.minus_count()

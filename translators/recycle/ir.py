@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Union
 
 from ggp.gdl.terms import Term, Variable
-from translators.recycle.nodes import Node
+from translators.recycle.nodes import IntStorage, Node, Relative, StrStorage
 
 Kind = str
 
@@ -68,7 +68,7 @@ class Alias:
     env: Env
     #: For a group of a ``partition`` (one per value): (the partition's id, the value). Groups
     #: of one partition are disjoint, so moving one group's cards does not change another.
-    tag: tuple | None = None
+    tag: tuple[int, str] | None = None
 
 
 Binding = Union[Fixed, Sym, Alias]
@@ -208,7 +208,7 @@ class SetInt(Effect):
     """``set``, ``inc`` or ``dec`` of an integer storage cell."""
 
     op: str = "set"
-    cell: Node = field(default=None)  # type: ignore[assignment]
+    cell: IntStorage = field(default=None)  # type: ignore[assignment]
     value: Node = field(default=None)  # type: ignore[assignment]
 
 
@@ -216,7 +216,7 @@ class SetInt(Effect):
 class SetStr(Effect):
     """Set a string storage cell."""
 
-    cell: Node = field(default=None)  # type: ignore[assignment]
+    cell: StrStorage = field(default=None)  # type: ignore[assignment]
     value: Node = field(default=None)  # type: ignore[assignment]
 
 
@@ -233,7 +233,7 @@ class CycleSet(Effect):
 
     which: str = "next"
     stage: StageRef = StageRef("s0", "player")
-    target: Node | str = "current"
+    target: Node | Relative = "current"
 
 
 @dataclass(eq=False)

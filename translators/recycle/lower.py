@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ggp.gdl.terms import Variable
 from translators.recycle import ir
@@ -74,6 +74,8 @@ SLOTS = 5
 
 #: Forwarding state: location key -> (effect id, guards of the move).
 Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
+#: An effect class, for :meth:`Lowerer.effect`.
+E = TypeVar("E", bound=ir.Effect)
 
 
 def deref(node: Any, env: Env) -> tuple[Any, Env]:
@@ -170,7 +172,7 @@ class Lowerer:
 
     # -- straight-line code ----------------------------------------------------------------------
 
-    def effect(self, cls: type, node: Node, env: Env, guards: tuple[Guard, ...], **kw: Any) -> ir.Effect:
+    def effect(self, cls: type[E], node: Node, env: Env, guards: tuple[Guard, ...], **kw: Any) -> E:
         """A new effect, with the guards whose anchor it becomes."""
         eid = len(self.effects) + 1
         effect = cls(eid, node, env, guards, **kw)
@@ -242,11 +244,11 @@ class Lowerer:
                 raise TranslationError(action, "`repeat all` moves from the top or bottom of a collection")
             target = self.top_of(action.target, env)
             source = self.forward(action.source.cards, env, fwd, guards)
-            effect = self.effect(ir.BulkMove, node, env, guards, source=source,
-                                 end=str(action.source.position), target=target)
+            bulk = self.effect(ir.BulkMove, node, env, guards, source=source,
+                               end=str(action.source.position), target=target)
             self.invalidate(fwd, target, env)
             self.invalidate_source(fwd, source, env)
-            return [effect]
+            return [bulk]
         if isinstance(node, Shuffle):
             target = self.location(node.cards, env)
             self.invalidate(fwd, target, env)
@@ -260,17 +262,17 @@ class Lowerer:
         if isinstance(node, SetPoints):
             awards = tuple(self.forward(a, env, fwd, guards) for a in node.awards)
             node = replace(node, awards=awards)
-            effect = self.effect(ir.SetPointMap, node, env, guards)
-            effect.site = effect.id  # type: ignore[attr-defined]
-            self.point_sites[effect.id] = node
-            return [effect]
+            setting = self.effect(ir.SetPointMap, node, env, guards)
+            setting.site = setting.id
+            self.point_sites[setting.id] = node
+            return [setting]
         if isinstance(node, Cycle):
-            target = node.target if isinstance(node.target, str) else self.forward(node.target, env, fwd, guards)
+            cycled = node.target if isinstance(node.target, str) else self.forward(node.target, env, fwd, guards)
             stage = env.player_stage()
             if node.which == "current":
                 for key in [k for k in fwd if k[2] == ("cur", stage.id)]:
                     del fwd[key]
-            return [self.effect(ir.CycleSet, node, env, guards, which=node.which, stage=stage, target=target)]
+            return [self.effect(ir.CycleSet, node, env, guards, which=node.which, stage=stage, target=cycled)]
         if isinstance(node, Remember):
             target = self.top_of(node.target, env)
             card = self.forward(node.source, env, fwd, guards)
@@ -288,7 +290,7 @@ class Lowerer:
             raise TranslationError(target, "cards are moved onto the top of a location: `(top LOCATION)`")
         return self.location(target.cards, env)
 
-    def location(self, node: Any, env: Env) -> Node:
+    def location(self, node: Node, env: Env) -> Node:
         """A card location expression (through aliases)."""
         real, _ = deref(node, env)
         if not isinstance(real, CardLocation):
@@ -426,7 +428,7 @@ class Lowerer:
             return [(Fixed(num(i), "int"), []) for i in range(low, high + 1)]
         if isinstance(real, Others):
             kind = real.kind
-            current: Node = RelativePlayer("current", **at) if kind == "player" else RelativeTeam("current", **at)
+            current: RelativePlayer | RelativeTeam = RelativePlayer("current", **at) if kind == "player" else RelativeTeam("current", **at)
             names = model.seats if kind == "player" else model.team_names
             out: list[tuple[ir.Binding, list[tuple[Node, Env]]]] = []
             for element in names:
@@ -449,8 +451,8 @@ class Lowerer:
                 return None
             return [(b, conds + [(real.condition, real_env.bind(real.var.name, b))]) for b, conds in inner]
         if isinstance(real, Var):
-            binding = real_env.get(real.name)
-            if isinstance(binding, Fixed):
+            bound = real_env.get(real.name)
+            if isinstance(bound, Fixed):
                 raise TranslationError(where, "cannot iterate over a single value")
         return None
 
@@ -467,7 +469,7 @@ class Lowerer:
 
     # -- choices --------------------------------------------------------------------------------
 
-    def choice(self, node: Choice, env: Env, tail: list | None = None, tail_env: Env | None = None) -> ir.ChoiceNode:
+    def choice(self, node: Choice, env: Env, tail: list[Node] | None = None, tail_env: Env | None = None) -> ir.ChoiceNode:
         """Lower a choice to its flat option list (``tail``: actions that follow the choice,
         lowered at the end of every option)."""
         cid = f"k{len(self.choices) + 1}"

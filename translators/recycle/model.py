@@ -151,9 +151,9 @@ def _name_lists(game: Game, declared: dict[str, Node]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for node in game.walk():
         if isinstance(node, (ActionAgg, BoolAgg, CardsAgg, Filter)):
-            coll = node.collection
+            coll: Node = node.collection
             if isinstance(coll, Var) and coll.name in declared:
-                coll = declared[coll.name]  # type: ignore[assignment]
+                coll = declared[coll.name]
             if isinstance(coll, NameList):
                 out.setdefault(node.var.name, set()).update(coll.names)
     return out
@@ -180,7 +180,7 @@ def _decks(game: Game, declared: dict[str, Node]) -> Iterable[tuple[CreateDeck, 
 
 def build_model(game: Game) -> GameModel:
     """The static model of a (resolved) game."""
-    declared = {d.var.name: d.value for d in game.declarations}
+    declared: dict[str, Node] = {d.var.name: d.value for d in game.declarations}
     players = game.player_count()
     if players is None or players < 1:
         raise TranslationError(game.setup.players, "the number of players must be a literal or a declared literal")

@@ -16,7 +16,7 @@ game or of a team nobody); ``hloc`` nobody; ``oloc`` every player but its owner.
 from __future__ import annotations
 
 from ggp.gdl.rules import Not
-from ggp.gdl.terms import Variable
+from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.effects import EffectEmitter
 from translators.recycle.model import GameModel
 from translators.recycle.rulebook import RuleBook
@@ -41,7 +41,9 @@ def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> N
         if any(m.kind == "copy" for m in emitter.moves):
             book.add(rule(f("sees", R, f("remembered", I, T, C)), f("player", R), f("remembered", I, C, F, T)))
         if any(m.kind != "copy" for m in emitter.moves):
-            head = lambda card: f("sees", R, f("moved", I, F, T, card))
+            def head(card: Term) -> Function | Constant:
+                return f("sees", R, f("moved", I, F, T, card))
+
             book.add(rule(head(C), f("player", R), f("movedcard", I, C, F, T), f("canview", R, F)))
             book.add(rule(head(C), f("player", R), f("movedcard", I, C, F, T), f("canview", R, T)))
             book.add(rule(head(HIDDEN), f("player", R), f("movedcard", I, C, F, T), Not(f("canview", R, F)),

@@ -166,8 +166,8 @@ class CardDomains:
         if isinstance(real, (Tuples, Subsets, Runs)):
             return self.cards(real.cards, real_env)
         if isinstance(real, Partition):
-            parts = real.parts if isinstance(real.parts, tuple) else (real.parts,)
-            return set().union(*(self.cards(p, real_env) for p in parts))
+            groups = real.parts if isinstance(real.parts, tuple) else (real.parts,)
+            return set().union(*(self.cards(p, real_env) for p in groups))
         if isinstance(real, Var):
             binding = real_env.get(real.name)
             if isinstance(binding, Sym) and binding.domain is not None:

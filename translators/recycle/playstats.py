@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant
+from ggp.gdl.terms import Constant, Function
 from ggp.reasoner.machine import State, StateMachine
 
 RANDOM = Constant("random")
@@ -57,11 +57,11 @@ def ending_of(description: GameDescription, state: State) -> tuple[str, dict[str
     digits: dict[str, dict[int, int]] = {}
     for atom in atoms:
         text = str(atom)
-        if text.startswith("(score "):
+        if isinstance(atom, Function) and text.startswith("(score "):
             scores[str(atom.args[0])] = int(atom.args[1].name)
-        elif text.startswith("(scoredigit "):
+        elif isinstance(atom, Function) and text.startswith("(scoredigit "):
             digits.setdefault(str(atom.args[0]), {})[int(atom.args[1].name)] = int(atom.args[2].name)
-        elif text.startswith("(failed "):
+        elif isinstance(atom, Function) and text.startswith("(failed "):
             reasons.append(str(atom.args[0]))
         elif text in ("limit", "stuck"):
             reasons.append(text)
@@ -72,8 +72,8 @@ def ending_of(description: GameDescription, state: State) -> tuple[str, dict[str
         scores[role] = sum(d * 10**i for i, d in ds.items()) - 5 * 10 ** (k - 1)
     for fluent in state.fluents:
         text = str(fluent)
-        if text.startswith("(failed "):
-            reasons.insert(0, str(fluent.args[0]))  # type: ignore[attr-defined]
+        if isinstance(fluent, Function) and text.startswith("(failed "):
+            reasons.insert(0, str(fluent.args[0]))
     if "normal_end" in [str(a) for a in atoms]:
         return "end", scores
     return (reasons[0] if reasons else "unknown"), scores

@@ -150,7 +150,8 @@ class PointMapMixin(CoreCompiler):
         """The relation ``(REL CARD POINTS)`` of a point map (made on first use)."""
         memo = ("points", key)
         if memo in self.book.memo:
-            return self.book.memo[memo]
+            known: str = self.book.memo[memo]
+            return known
         owner, label = key
         rel = self.book.name(f"points_{name(label).name}")
         self.book.memo[memo] = rel

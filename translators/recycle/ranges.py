@@ -107,8 +107,8 @@ class Ranges:
                 value = int(binding.term.name)
                 return value, value
             if isinstance(binding, Sym) and binding.sort.startswith("int:"):
-                _, lo, hi = binding.sort.split(":")
-                return int(lo), int(hi)
+                _, lo_text, hi_text = binding.sort.split(":")
+                return int(lo_text), int(hi_text)
             raise TranslationError(node, f"'{node.name} is not an integer")
         if isinstance(node, IntStorage):
             return self.cell(owner_kind(node.owner), _label(node.name))
@@ -130,9 +130,9 @@ class Ranges:
                 low, high = low + min(lo, 0), high + max(hi, 0)
             return low, high
         if isinstance(node, Random):
-            low = self.of(node.low, env) if node.low is not None else (0, 0)
-            high = self.of(node.high, env)
-            return low[0], high[1]
+            low_span = self.of(node.low, env) if node.low is not None else (0, 0)
+            high_span = self.of(node.high, env)
+            return low_span[0], high_span[1]
         if isinstance(node, Tri):
             lo, hi = self.of(node.arg, env)
             return min(tri(lo), 0), tri(hi)
@@ -167,7 +167,7 @@ class Ranges:
             deltas: dict[tuple[str, str], list[tuple[Interval, int | None]]] = {}
             for effect in writes:
                 cell = effect.cell
-                key = (owner_kind(cell.owner), _label(cell.name))  # type: ignore[attr-defined]
+                key = (owner_kind(cell.owner), _label(cell.name))
                 if effect.id in self_ref and iteration > 2:
                     continue
                 value = self.of(effect.value, effect.env)
@@ -197,14 +197,14 @@ class Ranges:
                         low = max(low, min(base[0], min(marks), 0) + rounds * step_low)
                         high = min(high, max(base[1], max(marks), 0) + rounds * step_high)
                     elif unbounded:
-                        node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)  # type: ignore[attr-defined]
+                        node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)
                         raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) has no static bound")
                 self.cells[key] = (low, high)
             if self.cells == before:
                 break
         for effect in writes:
             if effect.op != "set":
-                key = (owner_kind(effect.cell.owner), _label(effect.cell.name))  # type: ignore[attr-defined]
+                key = (owner_kind(effect.cell.owner), _label(effect.cell.name))
                 delta = self.of(effect.value, effect.env)
                 widths[key] = max(widths.get(key, 0), delta[1] - delta[0] + 1)
         for key, (low, high) in self.cells.items():
@@ -212,14 +212,14 @@ class Ranges:
             if size > UNARY_LIMIT or size * widths.get(key, 1) > TABLE_BUDGET:
                 self.wide[key] = (low, high)
             if high - low > LIMIT:
-                node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)  # type: ignore[attr-defined]
+                node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)
                 raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) needs {high - low + 1} values "
                                              f"({low} to {high}); at most {LIMIT + 1} are supported")
 
 
     def reads_own(self, effect: ir.SetInt) -> bool:
         """Whether a ``set`` reads the cell family it writes."""
-        key = (owner_kind(effect.cell.owner), _label(effect.cell.name))  # type: ignore[attr-defined]
+        key = (owner_kind(effect.cell.owner), _label(effect.cell.name))
         for node in effect.value.walk():
             if isinstance(node, IntStorage):
                 try:

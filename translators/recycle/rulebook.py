@@ -55,7 +55,7 @@ class RuleBook:
     @contextmanager
     def group(self, comment: str, node: Node | None = None) -> Iterator[None]:
         """Rules added inside go in one group, printed after ``comment`` (and the node's line)."""
-        if node is not None and getattr(node, "line", 0):
+        if node is not None and getattr(node, "line", None):
             comment = f"line {node.line}: {comment}"
         outer, outer_where = self._current, self.where
         rules: list[Rule] = []
@@ -102,7 +102,7 @@ class RuleBook:
 
     def factor(self, rule: Rule) -> Rule:
         """The rule with independent parts of its body moved into auxiliary propositions."""
-        from ggp.gdl.terms import Constant
+        from ggp.gdl.terms import Constant, Function
 
         def links(lit: Any) -> set[str]:
             return {v.name for v in lit.variables() if not v.name.startswith(_FUNCTIONAL)}
@@ -124,7 +124,7 @@ class RuleBook:
             return rule
         binders: dict[str, Any] = {}
         for lit in body:
-            if getattr(lit, "name", None) in ("rseat", "rnext", "rtseat", "rtnext") and lit.args:
+            if isinstance(lit, Function) and lit.name in ("rseat", "rnext", "rtseat", "rtnext") and lit.args:
                 arg = lit.args[-1]
                 if getattr(arg, "name", "").startswith(_FUNCTIONAL) and arg.__class__.__name__ == "Variable":
                     binders.setdefault(arg.name, lit)
@@ -156,7 +156,7 @@ class RuleBook:
         n = self.counters.get(prefix, 0) + 1
         self.counters[prefix] = n
         text = f"{prefix}_{n}"
-        if node is not None and getattr(node, "line", 0):
+        if node is not None and getattr(node, "line", None):
             self.lines[text] = node.line
         return text
 

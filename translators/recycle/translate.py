@@ -79,7 +79,7 @@ class Translator:
 
         comp.wide = Wide(book, comp.ranges.wide)
         analysis = AccessAnalysis(model, domains, ordered, heapy)
-        analysis.separate_increments = lambda e: comp.wide.is_wide(comp.family(e.cell, e.env))  # type: ignore[arg-type]
+        analysis.separate_increments = lambda e: comp.wide.is_wide(comp.family(e.cell, e.env))
         control = Control(model, program, book, comp.cond)
         self.control = control
         batches: dict[str, Batch] = {}

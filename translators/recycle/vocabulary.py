@@ -7,9 +7,10 @@ plain integer constants (``-3`` included). Card locations are ``(loc OWNER VIS N
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import cast
 
-from ggp.gdl.rules import Not, Rule
+from ggp.gdl.rules import Literal, Not, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.model import Location
 
@@ -43,7 +44,7 @@ def c(text: str) -> Constant:
     return Constant(text)
 
 
-def f(head: str, *args: Term | str | int) -> Any:
+def f(head: str, *args: Term | str | int) -> Function | Constant:
     """``(head args...)`` (a constant without arguments); strings become constants, ints numbers."""
     if not args:
         return Constant(head)
@@ -85,14 +86,14 @@ def neg(atom: Function | Constant) -> Not:
     return Not(atom)
 
 
-def rule(head: Function | Constant, *body: object) -> Rule:
+def rule(head: Function | Constant, *body: Literal | Sequence[Literal]) -> Rule:
     """A rule; a body item may be a literal or a list of literals (flattened)."""
-    flat: list = []
+    flat: list[Literal] = []
     for item in body:
         if isinstance(item, (list, tuple)):
             flat.extend(item)
         else:
-            flat.append(item)
+            flat.append(cast(Literal, item))  # not a list or tuple: a literal
     return Rule(head, tuple(flat))
 
 

@@ -14,13 +14,11 @@ its digits, ends the game with ``(failed overflow)``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.arith import Interval
 from translators.recycle.rulebook import RuleBook
-from translators.recycle.vocabulary import c, f, num, rule, true
+from translators.recycle.vocabulary import Fresh, c, f, num, rule, true
 
 
 def digits_for(span: Interval) -> int:
@@ -79,7 +77,8 @@ class Wide:
             with self.book.group(f"table: the decimal digits of ({family[0]} sto {family[1]}) values"):
                 for v in range(low, high + 1):
                     self.book.add(rule(f(rel, num(v), *[num(d) for d in encode(v, k)])))
-        return self.book.memo[key]
+        table: str = self.book.memo[key]
+        return table
 
     def delta_table(self, span: Interval, k: int, negate: bool) -> str:
         """``(wdelta_N V CARRY D0 D1 ...)``: a delta (negated for ``dec``) in ten's complement,
@@ -92,14 +91,15 @@ class Wide:
                 for v in range(span[0], span[1] + 1):
                     d = -v if negate else v
                     self.book.add(rule(f(rel, num(v), num(1 if d < 0 else 0), *[num(x) for x in complement(d, k)])))
-        return self.book.memo[key]
+        table: str = self.book.memo[key]
+        return table
 
     def init(self, family: tuple[str, str], owner: str) -> None:
         """Initial digits (value 0)."""
         for pos, digit in enumerate(encode(0, self.k[family])):
             self.book.add(rule(f("init", f("wsto", c(owner), _name(family), num(pos), num(digit)))))
 
-    def read(self, owner: Term, family: tuple[str, str], fresh: Any) -> tuple[list[Literal], Term]:
+    def read(self, owner: Term, family: tuple[str, str], fresh: Fresh) -> tuple[list[Literal], Term]:
         """A wide cell read as one integer constant."""
         k = self.k[family]
         v = fresh("n")
@@ -109,7 +109,7 @@ class Wide:
         return lits, v
 
     def set(self, base: list[Literal], owner: Term, family: tuple[str, str], value_lits: list[Literal],
-            value: Term, fresh: Any) -> list[tuple[str, list[Literal]]]:
+            value: Term, fresh: Fresh) -> list[tuple[str, list[Literal]]]:
         """Rules writing a unary value into a wide cell; returns overflow conditions."""
         k = self.k[family]
         ds = [fresh("d") for _ in range(k)]
@@ -123,7 +123,7 @@ class Wide:
         return [("overflow", base + value_lits + [check])]
 
     def add(self, base: list[Literal], owner: Term, family: tuple[str, str], delta: tuple[list[Literal], Term],
-            span: Interval, negate: bool, fresh: Any, wide_delta: tuple[Term, tuple[str, str]] | None = None) -> list[tuple[str, list[Literal]]]:
+            span: Interval, negate: bool, fresh: Fresh, wide_delta: tuple[Term, tuple[str, str]] | None = None) -> list[tuple[str, list[Literal]]]:
         """An ``inc``/``dec``: a ripple-carry adder over the digits; returns overflow conditions."""
         k = self.k[family]
         label = _name(family)
@@ -136,7 +136,7 @@ class Wide:
         expect = fresh("x")
         if wide_delta is None:
             table = self.delta_table(span, k, negate)
-            conv = [f(table, value, expect, *ds)]
+            conv: list[Literal] = [f(table, value, expect, *ds)]
             init_carry = num(0)
         else:
             other_owner, other = wide_delta
@@ -167,13 +167,13 @@ class Wide:
         self.book.add(rule(f(f"{rel}_x", owner, expect), base + value_lits + conv))
         self.book.add(rule(f(f"{rel}_c0", owner, init_carry), base + value_lits + conv))
         for i in range(k):
-            body = [f(f"{rel}_c{i}", o, ci), true(f("wsto", o, label, num(i), a)), f(f"{rel}_b{i}", o, b),
+            body: list[Literal] = [f(f"{rel}_c{i}", o, ci), true(f("wsto", o, label, num(i), a)), f(f"{rel}_b{i}", o, b),
                     f(dadd, a, b, ci, s, co)]
             self.book.add(rule(f(f"{rel}_c{i + 1}", o, co), body))
             self.book.add(rule(f("wstoset", o, label, num(i), s), body))
         # a carry out of the top digit other than the one expected: out of the digits' range
         e = Variable("e")
-        over = [f(f"{rel}_c{k}", o, co), f(f"{rel}_x", o, e), Distinct(co, e)]
+        over: list[Literal] = [f(f"{rel}_c{k}", o, co), f(f"{rel}_x", o, e), Distinct(co, e)]
         return [("overflow", over)]
 
 
