@@ -134,9 +134,12 @@ class Belief:
         """The fluents true in some possible state (exact)."""
         return self._solver.consequences("true", cautious=False)
 
-    def legal_everywhere(self, role: Constant | None = None) -> tuple[Term, ...]:
-        """The moves of ``role`` (default: the belief's role) legal in every possible state (exact)."""
-        moves = self._solver.consequences("legal", cautious=True, role=role)
+    def legal_everywhere(self, role: Constant | None = None, budget: float | None = None) -> tuple[Term, ...]:
+        """The moves of ``role`` (default: the belief's role) legal in every possible state: exact,
+        but proving it can take exponentially long; with a ``budget`` (seconds), the moves legal
+        in every possible state met by then (the same in a game where the role always knows
+        its legal moves, as GDL-II asks)."""
+        moves = self._solver.consequences("legal", cautious=True, role=role, budget=budget)
         return tuple(sorted(moves, key=sort_key))
 
     def probability(self, fluent: Term, rng: random.Random | None = None, samples: int = DEFAULT_SAMPLES) -> float:

@@ -43,6 +43,9 @@ POPULATION = 96
 REFILL_BELOW = 0.25
 #: A belief whose update takes more than this share of the play clock is given up.
 BELIEF_SHARE = 0.5
+#: Share of the play clock the belief may spend proving the legal moves (cautious reasoning,
+#: which can take exponentially long); past it, the moves legal in every state met so far.
+LEGAL_SHARE = 0.1
 
 
 class Knowledge:
@@ -120,7 +123,7 @@ class Knowledge:
             return ()
         if self.belief is not None and not self.fully_observed:
             try:
-                moves = self.belief.legal_everywhere()
+                moves = self.belief.legal_everywhere(budget=LEGAL_SHARE * self.play_clock)
                 if moves:
                     return moves
             except GGPError as exc:
@@ -184,7 +187,7 @@ class Knowledge:
         if self._legal is not None:
             return self._legal or None
         try:
-            self._legal = self.belief.legal_everywhere()
+            self._legal = self.belief.legal_everywhere(budget=LEGAL_SHARE * self.play_clock)
         except GGPError as exc:
             self._drop_belief(f"belief query failed: {exc}")
             return None

@@ -8,14 +8,26 @@ network evaluates), or the clingo-per-query oracle for games too large to ground
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from ggp.gdl.rules import GameDescription
 from ggp.reasoner.machine import FluentState, JointMove, State, StateMachine
+
+if TYPE_CHECKING:
+    from ggp.reasoner.fast import FastMachine
 
 log = logging.getLogger(__name__)
 
 #: Digests of games found too large to ground in this process, with the reason.
 _TOO_LARGE: dict[str, str] = {}
+#: Fast machines built in this process, by game digest (a few, least recently used dropped):
+#: they are immutable once built, so the players and the manager of one process share them.
+_SHARED: OrderedDict[str, FastMachine] = OrderedDict()
+_SHARED_KEPT = 4
+_BUILDING: dict[str, threading.Lock] = {}
+_GUARD = threading.Lock()
 
 #: The reasoner names accepted by :func:`make_machine` and ``--reasoner``.
 REASONERS = ("auto", "fast", "oracle")
@@ -28,23 +40,45 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
     fast one unless the game grounds to more rules than its budget, then the oracle.
     """
     from ggp.reasoner.domains import GroundingTooLarge
-    from ggp.reasoner.fast import FastMachine
     from ggp.reasoner.oracle import OracleMachine
 
     if reasoner == "oracle":
         return OracleMachine(description)
     if reasoner == "fast":
-        return FastMachine(description)
+        return _shared_fast(description)
     if reasoner == "auto":
         digest = description.digest()
         if digest not in _TOO_LARGE:
             try:
-                return FastMachine(description)
+                return _shared_fast(description)
             except GroundingTooLarge as exc:
                 _TOO_LARGE[digest] = str(exc)
         log.warning("%s: %s; using the clingo oracle", description.source or "game", _TOO_LARGE[digest])
         return OracleMachine(description)
     raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
+
+
+def _shared_fast(description: GameDescription) -> FastMachine:
+    """The fast machine of ``description``, built once per process even when several threads
+    (in-process players, the manager) ask for it at the same time."""
+    from ggp.reasoner.fast import FastMachine
+
+    digest = description.digest()
+    with _GUARD:
+        building = _BUILDING.setdefault(digest, threading.Lock())
+    with building:
+        with _GUARD:
+            machine = _SHARED.get(digest)
+            if machine is not None:
+                _SHARED.move_to_end(digest)
+                return machine
+        machine = FastMachine(description)
+        with _GUARD:
+            _SHARED[digest] = machine
+            while len(_SHARED) > _SHARED_KEPT:
+                _SHARED.popitem(last=False)
+            _BUILDING.pop(digest, None)
+        return machine
 
 
 __all__ = ["REASONERS", "FluentState", "JointMove", "State", "StateMachine", "make_machine"]

@@ -370,13 +370,15 @@ class HistorySolver:
         mode: str = "auto",
         limit: int = 1,
         on_model: Callable[[clingo.Model], bool | None] | None = None,
+        budget: float | None = None,
     ) -> list[Sequence[clingo.Symbol]] | None:
         """The shown atoms of the models found, None when there is none.
 
         ``outputs`` are the ``_w_`` switches to turn on (None: leave them as they are). Brave and
         cautious modes keep only the last model (the consequences); ``limit`` 0 means no limit;
         an ``on_model`` callback replaces the collection of models (and may stop the search by
-        returning False).
+        returning False). With a ``budget`` (seconds) the search is cut off then, keeping what
+        it found (waiting past the budget for the first model, if need be).
         """
         self._check_usable()
         assumptions = self._assumptions(fixed)
@@ -400,8 +402,19 @@ class HistorySolver:
             else:
                 models[:] = [model.symbols(shown=True)]
 
-        result = self._ctl.solve(assumptions=assumptions, on_model=on_model or collect)
-        assert isinstance(result, clingo.SolveResult)
+        if budget is None:
+            result = self._ctl.solve(assumptions=assumptions, on_model=on_model or collect)
+            assert isinstance(result, clingo.SolveResult)
+            return None if result.unsatisfiable else models
+        with self._ctl.solve(assumptions=assumptions, on_model=on_model or collect, async_=True) as handle:
+            assert isinstance(handle, clingo.SolveHandle)
+            finished = handle.wait(max(budget, 0.0))
+            while not finished and not models:  # past the budget, but nothing to answer yet
+                finished = handle.wait(0.01)
+            if not finished:
+                handle.cancel()
+            handle.wait()
+            result = handle.get()
         return None if result.unsatisfiable else models
 
     def _show(self, outputs: Iterable[clingo.Symbol]) -> None:
@@ -530,9 +543,15 @@ class HistorySolver:
             frozenset(states[n]),
         )
 
-    def consequences(self, what: str, cautious: bool, role: Constant | None = None) -> frozenset[Term]:
+    def consequences(self, what: str, cautious: bool, role: Constant | None = None,
+                     budget: float | None = None) -> frozenset[Term]:
         """Fluents (``what="true"``) or legal moves of ``role`` (``what="legal"``) in the final
-        state of every consistent history (``cautious``) or of some (brave)."""
+        state of every consistent history (``cautious``) or of some (brave).
+
+        Cautious reasoning can take exponentially long to prove its answer; with a ``budget``
+        (seconds) it is cut off then and answers for the histories it met so far (a superset of
+        the cautious answer, a subset of the brave one).
+        """
         n = clingo.Number(self.horizon)
         if what == "true":
             outputs = [self._switch("_w_state", n)]
@@ -540,7 +559,7 @@ class HistorySolver:
             outputs = [self._switch("_w_legal", self._symbol(role or self.role), n)]
         else:
             raise ValueError(f"what must be 'true' or 'legal', not {what!r}")
-        models = self._solve((), outputs, "cautious" if cautious else "brave", limit=0)
+        models = self._solve((), outputs, "cautious" if cautious else "brave", limit=0, budget=budget)
         if models is None:  # pragma: no cover - extend() keeps the histories consistent
             return frozenset()
         pick = 0 if what == "true" else 1

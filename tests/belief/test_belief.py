@@ -140,6 +140,18 @@ def test_blind_tictactoe_figure_17_1() -> None:
     assert parse("(cell 2 2 o)") in nil.certain()
 
 
+def test_legal_everywhere_within_a_budget() -> None:
+    """Cut off at once, the cautious search still answers for the first history it met: in a
+    game where a role knows its legal moves, the exact answer."""
+    game = rulesheet("blind_tictactoe.kif")
+    belief = Belief(game, WHITE, _white((True,)))
+    exact = belief.legal_everywhere()
+    assert belief.legal_everywhere(budget=0.0) == exact
+    assert belief.legal_everywhere() == exact  # the solver is still usable after a cut-off
+    belief.update(parse("(mark 1 1)"), [parse("ok")])
+    assert len(belief.legal_everywhere(budget=0.0)) == 7
+
+
 def test_exploding_bomb_asking_reveals_the_wire() -> None:
     game = rulesheet("exploding_bomb.kif")
     silent = Belief(game, AGENT, [Observation(parse("noop")), Observation(parse("noop"))])

@@ -66,6 +66,17 @@ def test_loader_caches_translations(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [str(r) for r in second.roles] == ["player0", "player1", "random"]
 
 
+def test_cache_key_follows_the_translator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed translator does not reuse translations cached by an earlier one."""
+    from translators.recycle import gdl_loader
+
+    data = KUHN.read_bytes()
+    before = gdl_loader.cache_key(data)
+    assert gdl_loader.cache_key(data) == before
+    monkeypatch.setattr(gdl_loader, "translator_version", lambda: "another translator")
+    assert gdl_loader.cache_key(data) != before
+
+
 def test_cache_failure_is_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")

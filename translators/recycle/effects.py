@@ -87,14 +87,20 @@ class EffectEmitter:
         return f("choose", *args) if len(args) > 1 else f("choose", num(option.index))
 
     def activation(self, batch: Batch) -> list[Literal]:
-        """Literals holding in the step that runs ``batch``."""
+        """Literals holding in the step that runs ``batch``.
+
+        The sorts of the fork variables are redundant with ``does`` in play, but keep a move
+        ``(choose K X)`` of one choice from lending its ``X`` to another's effects in the
+        reasoner's relaxed reachability (negation dropped), which sizes the ground network.
+        """
         first = self.option_first.get(batch.id)
         if first is None:
             return [f("at_step", c(batch.id))]
         choice, option = first
         stage = choice.env.player_stage().id
         player = Variable(f"seat_{stage}")
-        return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option))]
+        sorts = [self.comp.sort_literal(sym.var, sym.sort) for sym in option.forks]
+        return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option)), *sorts]
 
     def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None) -> list[Literal]:
         """Guards and variable bindings an effect runs under (temps for earlier batches)."""

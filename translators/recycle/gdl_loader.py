@@ -4,7 +4,7 @@ Importing this module registers :func:`load_recycle` in :data:`ggp.gdl.load.FORE
 so every command that reads a game file (``validate``, ``perft``, ``playout``, ``verify``,
 ``match``...) accepts RECYCLE games. Translations are cached as KIF in a user cache directory:
 ``$GGP_CACHE_DIR``, else ``$XDG_CACHE_HOME/ggp``, else ``~/.cache/ggp``, under
-``recycle/<sha256 of the file and the translator version>.kif``. A cache that cannot be read or
+``recycle/<sha256 of the file and of the translator's own source>.kif``. A cache that cannot be read or
 written is ignored: the game is translated again.
 """
 
@@ -12,14 +12,24 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import cache
 from pathlib import Path
 
 from ggp.errors import Location, Problem
 from ggp.gdl.load import FOREIGN_LOADERS
 from ggp.gdl.rules import GameDescription
 
-#: Changes whenever the translation scheme changes, so old cached translations are not used.
-TRANSLATOR_VERSION = "1"
+
+@cache
+def translator_version() -> str:
+    """A digest of the translator's source files (modules and grammar): any change to the
+    translator makes earlier cached translations unused."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".lark")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def cache_dir() -> Path:
@@ -33,7 +43,7 @@ def cache_dir() -> Path:
 
 def cache_key(data: bytes) -> str:
     """The cache key of a RECYCLE source text."""
-    return hashlib.sha256(TRANSLATOR_VERSION.encode() + b"\0" + data).hexdigest()
+    return hashlib.sha256(translator_version().encode() + b"\0" + data).hexdigest()
 
 
 def _read_cache(key: str) -> str | None:
@@ -94,4 +104,4 @@ def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
 
 FOREIGN_LOADERS[".rcy"] = load_recycle
 
-__all__ = ["TRANSLATOR_VERSION", "cache_dir", "cache_key", "load_recycle"]
+__all__ = ["cache_dir", "cache_key", "load_recycle", "translator_version"]
