@@ -397,7 +397,7 @@ def hoist_chance(effects: list[ir.Effect], analysis: AccessAnalysis, program: ir
     out: list[ir.Effect] = []
     for effect in effects:
         acc = analysis.access(effect, [])
-        extremes = [key[1] for key in acc.chance if key[0] == "ext"]
+        extremes = sorted((key[1] for key in acc.chance if key[0] == "ext"), key=lambda n: (n.line, n.column))
         if len(acc.chance) > 1 and extremes:
             for node in extremes:
                 pick = ir.PickCard(max(program.effects) + 1, effect.node, effect.env, effect.guards, card=node)

@@ -509,7 +509,8 @@ class CardSetMixin(CoreCompiler):
         return lits, value
 
     def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
-        """The best card; a tie is broken by ``random`` in a step (else the lowest card id)."""
+        """The best card; in a step a tie is broken by ``random``; elsewhere (a legal-move
+        condition, the scoring) a tie gives no card."""
         _, _, prefix, tied, heads = self.extreme_parts(node, env, ctl)
         key = ("extcount", node, env, self.ctl_key(node.cards, env, ctl))
         cards = self.domain_cards(node.cards, env)
