@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,3 +26,18 @@ def corpus_files(folder: str, pattern: str = "*") -> list[Path]:
     """Sorted corpus files for parametrisation (empty when ../shared is absent)."""
     base = SHARED / "corpus" / folder
     return sorted(base.glob(pattern)) if base.exists() else []
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """The environment for ``ggp`` subprocesses: records and the match database under tmp_path."""
+    environ = dict(os.environ)
+    environ["GGP_DATA_DIR"] = str(tmp_path / "data")
+    environ.pop("GGP_MATCH_DB", None)
+    return environ
+
+
+def ggp(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m ggp ARGS`` with ``env``; its exit code, output and errors."""
+    return subprocess.run([sys.executable, "-m", "ggp", *args], env=env, capture_output=True, text=True, check=False,
+                          timeout=timeout)

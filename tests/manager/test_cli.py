@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -15,22 +14,9 @@ import pytest
 
 from ggp.manager.record import read_record
 from ggp.protocol.messages import Abort, parse_message
-from tests.conftest import RULESHEETS, shared_path
+from tests.conftest import RULESHEETS, ggp, shared_path
 from tests.manager.test_faults import service
 from tests.server.support import REASONER, FakePlayer, serve_process
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    environ = dict(os.environ)
-    environ["GGP_DATA_DIR"] = str(tmp_path / "data")
-    environ.pop("GGP_MATCH_DB", None)
-    return environ
-
-
-def ggp(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ggp", *args], env=env, capture_output=True, text=True, check=False,
-                          timeout=timeout)
 
 
 def host_match(env: dict[str, str], game: Path, urls: list[str], seed: int, *extra: str) -> dict[str, object]:

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from ggp.manager.record import read_record
-from tests.conftest import RULESHEETS
-from tests.manager.test_cli import env, ggp  # noqa: F401 - env is a fixture
+from tests.conftest import RULESHEETS, ggp
 from tests.server.support import REASONER, serve_process
 
 #: Roles of each rulesheet's players and whether its match is slow-marked.
@@ -58,13 +57,13 @@ def servers() -> Iterator[list[str]]:
 
 
 @pytest.mark.parametrize("name", _params())
-def test_built_in_players(env: dict[str, str], name: str) -> None:  # noqa: F811 - env is a fixture
+def test_built_in_players(env: dict[str, str], name: str) -> None:
     seats, _ = GAMES[name]
     _play(env, name, [PLAYERS[i % 2] for i in range(seats)], 1)
 
 
 @pytest.mark.parametrize("name", _params())
-def test_remote_players(env: dict[str, str], servers: list[str], name: str) -> None:  # noqa: F811
+def test_remote_players(env: dict[str, str], servers: list[str], name: str) -> None:
     seats, _ = GAMES[name]
     summary = _play(env, name, servers[:seats], 2)
     record = read_record(str(summary["record"]))
