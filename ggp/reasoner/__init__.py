@@ -61,24 +61,37 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
 def _shared_fast(description: GameDescription) -> FastMachine:
     """The fast machine of ``description``, built once per process even when several threads
     (in-process players, the manager) ask for it at the same time."""
+    from ggp.reasoner.domains import GroundingTooLarge
     from ggp.reasoner.fast import FastMachine
 
     digest = description.digest()
     with _GUARD:
         building = _BUILDING.setdefault(digest, threading.Lock())
-    with building:
+    waited = not building.acquire(blocking=False)
+    if waited:
+        building.acquire()
+    try:
         with _GUARD:
             machine = _SHARED.get(digest)
             if machine is not None:
                 _SHARED.move_to_end(digest)
                 return machine
-        machine = FastMachine(description)
+            if waited and digest in _TOO_LARGE:  # the thread we waited for found it too large
+                raise GroundingTooLarge(_TOO_LARGE[digest])
+        try:
+            machine = FastMachine(description)
+        except GroundingTooLarge as exc:
+            with _GUARD:
+                _TOO_LARGE[digest] = str(exc)
+            raise
         with _GUARD:
             _SHARED[digest] = machine
             while len(_SHARED) > _SHARED_KEPT:
                 _SHARED.popitem(last=False)
             _BUILDING.pop(digest, None)
         return machine
+    finally:
+        building.release()
 
 
 __all__ = ["REASONERS", "FluentState", "JointMove", "State", "StateMachine", "make_machine"]

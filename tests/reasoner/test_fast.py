@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
+from ggp import reasoner as reasoners
 from ggp.cli import main
 from ggp.errors import ReasonerError
 from ggp.gdl import Term, parse_kif
 from ggp.gdl.load import load_game
 from ggp.gdl.validate import prepare
-from ggp import reasoner
 from ggp.reasoner import make_machine
 from ggp.reasoner.domains import GroundingTooLarge
 from ggp.reasoner.fast import FastMachine
@@ -127,15 +128,15 @@ def test_grounding_budget_and_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     def too_large(*args: object, **kwargs: object) -> None:
         raise GroundingTooLarge("too large for the test")
 
-    monkeypatch.setattr(reasoner, "_SHARED", OrderedDict())  # nothing built earlier in the process
-    monkeypatch.setattr(reasoner, "_TOO_LARGE", {})  # nor the verdict left for later tests
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())  # nothing built earlier in the process
+    monkeypatch.setattr(reasoners, "_TOO_LARGE", {})  # nor the verdict left for later tests
     monkeypatch.setattr(FastMachine, "__init__", too_large)
     assert isinstance(make_machine(description), OracleMachine)
 
 
 def test_one_fast_machine_per_game_and_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Threads asking for the same game at once get the one machine, built once."""
-    monkeypatch.setattr(reasoner, "_SHARED", OrderedDict())
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
     built = []
     build = FastMachine.__init__
 
@@ -151,6 +152,24 @@ def test_one_fast_machine_per_game_and_process(monkeypatch: pytest.MonkeyPatch) 
     assert make_machine(description, "oracle") is not built[0]
     other = load_game(RULESHEETS / "blind_tictactoe.kif")
     assert make_machine(other) is not built[0] and len(built) == 2
+
+
+def test_a_game_too_large_is_tried_once_by_threads_asking_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The threads that waited for a failed build fall back to the oracle without trying again."""
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
+    monkeypatch.setattr(reasoners, "_TOO_LARGE", {})
+    tries = []
+
+    def too_large(self: FastMachine, *args: Any, **kwargs: Any) -> None:
+        tries.append(self)
+        time.sleep(0.2)
+        raise GroundingTooLarge("too large for the test")
+
+    monkeypatch.setattr(FastMachine, "__init__", too_large)
+    description = load_game(RULESHEETS / "tictactoe.kif")
+    with ThreadPoolExecutor(4) as pool:
+        machines = list(pool.map(lambda _: make_machine(description), range(4)))
+    assert len(tries) == 1 and all(isinstance(m, OracleMachine) for m in machines)
 
 
 def test_a_disagreement_is_reported_with_state_query_and_answers() -> None:
