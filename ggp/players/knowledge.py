@@ -121,13 +121,10 @@ class Knowledge:
         live = [h for h in self._population if not machine.is_terminal(h.state)]
         if not live:
             return ()
-        if self.belief is not None and not self.fully_observed:
-            try:
-                moves = self.belief.legal_everywhere(budget=LEGAL_SHARE * self.play_clock)
-                if moves:
-                    return moves
-            except GGPError as exc:
-                self._drop_belief(f"belief query failed: {exc}")
+        if not self.fully_observed:
+            moves = self._belief_legal()
+            if moves:
+                return moves
         common: set[Term] | None = None
         for state in {h.state for h in live}:
             legal = set(machine.legal_moves(state, role))
@@ -186,12 +183,22 @@ class Knowledge:
             return None
         if self._legal is not None:
             return self._legal or None
+        moves = self._belief_legal()
+        if moves is None:
+            return None
+        self._legal = moves
+        return moves or None
+
+    def _belief_legal(self) -> tuple[Term, ...] | None:
+        """The belief's legal moves within its share of the clock; None without a belief (or
+        when its query failed, which drops it)."""
+        if self.belief is None:
+            return None
         try:
-            self._legal = self.belief.legal_everywhere(budget=LEGAL_SHARE * self.play_clock)
+            return self.belief.legal_everywhere(budget=LEGAL_SHARE * self.play_clock)
         except GGPError as exc:
             self._drop_belief(f"belief query failed: {exc}")
             return None
-        return self._legal or None
 
     def follow(self, deadline: Deadline, live: bool = True) -> None:
         """The second half of :meth:`observe`: move the hypotheses on over the recorded steps

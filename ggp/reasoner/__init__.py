@@ -51,8 +51,8 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
         if digest not in _TOO_LARGE:
             try:
                 return _shared_fast(description)
-            except GroundingTooLarge as exc:
-                _TOO_LARGE[digest] = str(exc)
+            except GroundingTooLarge:
+                pass  # _shared_fast remembered the verdict
         log.warning("%s: %s; using the clingo oracle", description.source or "game", _TOO_LARGE[digest])
         return OracleMachine(description)
     raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")

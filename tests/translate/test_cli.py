@@ -3,6 +3,7 @@ RECYCLE files anywhere a game file is read, with the translation cache."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -66,14 +67,25 @@ def test_loader_caches_translations(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [str(r) for r in second.roles] == ["player0", "player1", "random"]
 
 
-def test_cache_key_follows_the_translator(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A changed translator does not reuse translations cached by an earlier one."""
+def test_cache_key_follows_the_translator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key digests the translator's own sources: a copy of them gives the same digest, one
+    changed byte (or file) another; a changed translator does not reuse older translations."""
     from translators.recycle import gdl_loader
+
+    package = Path(gdl_loader.__file__).parent
+    copy = tmp_path / "recycle"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert gdl_loader.source_digest(copy) == gdl_loader.translator_version()
+    module = copy / "ranges.py"
+    module.write_bytes(module.read_bytes() + b"\n")
+    edited = gdl_loader.source_digest(copy)
+    assert edited != gdl_loader.translator_version()
+    (copy / "grammar_extra.lark").write_text("")
+    assert gdl_loader.source_digest(copy) not in (edited, gdl_loader.translator_version())
 
     data = KUHN.read_bytes()
     before = gdl_loader.cache_key(data)
-    assert gdl_loader.cache_key(data) == before
-    monkeypatch.setattr(gdl_loader, "translator_version", lambda: "another translator")
+    monkeypatch.setattr(gdl_loader, "translator_version", lambda: edited)
     assert gdl_loader.cache_key(data) != before
 
 

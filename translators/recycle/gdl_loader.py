@@ -24,7 +24,11 @@ from ggp.gdl.rules import GameDescription
 def translator_version() -> str:
     """A digest of the translator's source files (modules and grammar): any change to the
     translator makes earlier cached translations unused."""
-    package = Path(__file__).resolve().parent
+    return source_digest(Path(__file__).resolve().parent)
+
+
+def source_digest(package: Path) -> str:
+    """The sha256 of the ``.py`` and ``.lark`` files under ``package``, with their paths."""
     digest = hashlib.sha256()
     for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".lark")):
         digest.update(path.relative_to(package).as_posix().encode() + b"\0")
@@ -104,4 +108,4 @@ def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
 
 FOREIGN_LOADERS[".rcy"] = load_recycle
 
-__all__ = ["cache_dir", "cache_key", "load_recycle", "translator_version"]
+__all__ = ["cache_dir", "cache_key", "load_recycle", "source_digest", "translator_version"]
