@@ -1,16 +1,23 @@
-"""The clingo oracle: every query is a fresh clingo program, grounded and solved.
+"""The clingo oracle: every state is a fresh clingo program, grounded and solved.
 
 Slow (tens of playouts per second) but obviously right: the rules, the state's ``true`` facts
-and the joint move's ``does`` facts go to clingo as they are, and the unique answer set is read.
+and the joint move's ``does`` atoms go to clingo as they are, and the unique answer set is read.
 It is the reference the fast reasoner is checked against.
+
+The rules are parsed once; each state gets one fresh :class:`clingo.Control` holding the rules,
+the state's ``true`` facts and an external ``does`` atom for every legal move. Solving with all
+of them false gives ``legal``, ``terminal`` and ``goal``; solving with a joint move's atoms
+set true gives its ``next`` and ``sees``. A joint move with an illegal move in it gets a
+program of its own with ``does`` facts.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import clingo
+from clingo import ast
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
@@ -19,26 +26,43 @@ from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
 from ggp.reasoner.machine import FluentState, State, StateMachine
 
 _CACHE_SIZE = 256
+#: Grounded states kept for their transitions (each holds a clingo program in memory).
+_GROUNDED_SIZE = 8
+_STATE_SHOWS = "#show legal/2. #show terminal/0. #show goal/2. #show next/1. #show sees/2.\n"
+_MOVES = "#external does(R,M) : legal(R,M).\n"
+
+Analysis = tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, set[int]]]
+Transition = tuple[frozenset[Term], dict[Constant, frozenset[Term]]]
 
 
-def solve_once(program: str, shows: str) -> list[clingo.Symbol]:
-    """The shown atoms of the unique answer set of ``program``.
+class _Messages:
+    """clingo's messages for one control, quoted when it rejects the program."""
 
-    Raises :class:`ReasonerError` when clingo rejects the program or it has no or several
-    answer sets (a stratified GDL program has exactly one).
-    """
-    messages: list[str] = []
+    def __init__(self) -> None:
+        self.lines: list[str] = []
 
-    def logger(_code: clingo.MessageCode, message: str) -> None:
-        messages.append(message.strip())
+    def __call__(self, _code: clingo.MessageCode, message: str) -> None:
+        self.lines.append(message.strip())
 
-    ctl = clingo.Control(["--models=2", "--warn=none"], logger=logger, message_limit=5)
+    def error(self, exc: RuntimeError) -> ReasonerError:
+        detail = "; ".join(self.lines) or str(exc)
+        return ReasonerError(f"clingo cannot ground the rules: {detail}")
+
+
+def _control(add: Callable[[clingo.Control], None]) -> clingo.Control:
+    """A grounded control whose program ``add`` supplies."""
+    messages = _Messages()
+    ctl = clingo.Control(["--models=2", "--warn=none"], logger=messages, message_limit=5)
     try:
-        ctl.add("base", [], program + shows)
+        add(ctl)
         ctl.ground([("base", [])])
     except RuntimeError as exc:
-        detail = "; ".join(messages) or str(exc)
-        raise ReasonerError(f"clingo cannot ground the rules: {detail}") from None
+        raise messages.error(exc) from None
+    return ctl
+
+
+def _unique_model(ctl: clingo.Control) -> list[clingo.Symbol]:
+    """The shown atoms of the unique answer set."""
     models: list[list[clingo.Symbol]] = []
     with ctl.solve(yield_=True) as handle:
         for model in handle:
@@ -51,20 +75,79 @@ def solve_once(program: str, shows: str) -> list[clingo.Symbol]:
     return models[0]
 
 
+def solve_once(program: str, shows: str) -> list[clingo.Symbol]:
+    """The shown atoms of the unique answer set of ``program``.
+
+    Raises :class:`ReasonerError` when clingo rejects the program or it has no or several
+    answer sets (a stratified GDL program has exactly one).
+    """
+    return _unique_model(_control(lambda ctl: ctl.add("base", [], program + shows)))
+
+
+class ParsedProgram:
+    """A program parsed by clingo once and added, without parsing again, to fresh controls."""
+
+    def __init__(self, program: str):
+        self._statements: list[ast.AST] = []
+        messages = _Messages()
+        try:
+            ast.parse_string(program, self._statements.append, logger=messages, message_limit=5)
+        except RuntimeError as exc:
+            raise messages.error(exc) from None
+
+    def grounded(self, extra: str) -> clingo.Control:
+        """A fresh control with the program and ``extra`` (text) grounded."""
+
+        def add(ctl: clingo.Control) -> None:
+            with ast.ProgramBuilder(ctl) as builder:
+                for statement in self._statements:
+                    builder.add(statement)
+                ast.parse_string(extra, builder.add)
+
+        return _control(add)
+
+
+class _GroundedState:
+    """One state's program, grounded once: its analysis, and its transitions by solving."""
+
+    def __init__(self, machine: OracleMachine, fluents: frozenset[Term]):
+        self.ctl = machine.rules.grounded(facts("true", fluents, machine.names) + _MOVES + _STATE_SHOWS)
+        self.moves: dict[tuple[Term, Term], clingo.Symbol] = {}
+        for atom in self.ctl.symbolic_atoms.by_signature("does", 2):
+            role, move = (machine.names.to_term(a) for a in atom.symbol.arguments)
+            self.moves[(role, move)] = atom.symbol
+
+    def solve(self, joint: Iterable[tuple[Term, Term]] = ()) -> list[clingo.Symbol] | None:
+        """The answer set with the ``does`` atoms of ``joint`` true (the others false, as they are
+        between solves); None when a move is not legal."""
+        symbols = [self.moves.get(pair) for pair in joint]
+        if None in symbols:
+            return None
+        for symbol in symbols:
+            self.ctl.assign_external(symbol, True)
+        try:
+            return _unique_model(self.ctl)
+        finally:
+            for symbol in symbols:
+                self.ctl.assign_external(symbol, False)
+
+
 class OracleMachine(StateMachine):
-    """A state machine that asks clingo afresh for every state and transition."""
+    """A state machine that asks clingo afresh for every state."""
 
     def __init__(self, description: GameDescription):
         self.description = description
         self.names = AspNames()
         self.program = description_to_asp(description, self.names)
-        symbols = solve_once(self.program, "#show role/1. #show init/1.\n")
+        self.rules = ParsedProgram(self.program)
+        symbols = _unique_model(self.rules.grounded("#show role/1. #show init/1.\n"))
         self._init = frozenset(self.names.to_term(s.arguments[0]) for s in symbols if s.name == "init")
         declared = description.roles
         found = {self.names.to_term(s.arguments[0]) for s in symbols if s.name == "role"}
         self.roles = tuple(r for r in declared if r in found)
-        self._state_cache: OrderedDict[frozenset[Term], tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, set[int]]]] = OrderedDict()
-        self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], tuple[frozenset[Term], dict[Constant, frozenset[Term]]]] = OrderedDict()
+        self._grounded: OrderedDict[frozenset[Term], _GroundedState] = OrderedDict()
+        self._state_cache: OrderedDict[frozenset[Term], Analysis] = OrderedDict()
+        self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], Transition] = OrderedDict()
 
     def initial_state(self) -> State:
         """The ``init`` fluents."""
@@ -74,14 +157,23 @@ class OracleMachine(StateMachine):
         """A state holding exactly ``fluents``."""
         return FluentState(fluents)
 
-    def _analyse(self, state: State) -> tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, set[int]]]:
+    def _ground(self, key: frozenset[Term]) -> _GroundedState:
+        grounded = self._grounded.get(key)
+        if grounded is None:
+            grounded = self._grounded[key] = _GroundedState(self, key)
+            if len(self._grounded) > _GROUNDED_SIZE:
+                self._grounded.popitem(last=False)
+        else:
+            self._grounded.move_to_end(key)
+        return grounded
+
+    def _analyse(self, state: State) -> Analysis:
         key = state.fluents
         cached = self._state_cache.get(key)
         if cached is not None:
             return cached
-        symbols = solve_once(
-            self.program + facts("true", key, self.names), "#show legal/2. #show terminal/0. #show goal/2.\n"
-        )
+        symbols = self._ground(key).solve()
+        assert symbols is not None
         legal: dict[Constant, list[Term]] = {r: [] for r in self.roles}
         goals: dict[Constant, set[int]] = {}
         terminal = False
@@ -106,17 +198,17 @@ class OracleMachine(StateMachine):
             self._state_cache.popitem(last=False)
         return result
 
-    def _transition(self, state: State, joint: Sequence[Term]) -> tuple[frozenset[Term], dict[Constant, frozenset[Term]]]:
+    def _transition(self, state: State, joint: Sequence[Term]) -> Transition:
         key = (state.fluents, tuple(joint))
         cached = self._move_cache.get(key)
         if cached is not None:
             return cached
         if len(joint) != len(self.roles):
             raise ReasonerError(f"a joint move needs {len(self.roles)} moves, got {len(joint)}")
-        symbols = solve_once(
-            self.program + facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names),
-            "#show next/1. #show sees/2.\n",
-        )
+        symbols = self._ground(key[0]).solve(zip(self.roles, joint))
+        if symbols is None:  # an illegal move: no external stands for it
+            program = facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names)
+            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS))
         nxt = frozenset(self.names.to_term(s.arguments[0]) for s in symbols if s.name == "next")
         seen: dict[Constant, set[Term]] = {r: set() for r in self.roles}
         for s in symbols:
