@@ -120,9 +120,12 @@ class _GroundedState:
     def solve(self, joint: Iterable[tuple[Term, Term]] = ()) -> list[clingo.Symbol] | None:
         """The answer set with the ``does`` atoms of ``joint`` true (the others false, as they are
         between solves); None when a move is not legal."""
-        symbols = [self.moves.get(pair) for pair in joint]
-        if None in symbols:
-            return None
+        symbols = []
+        for pair in joint:
+            symbol = self.moves.get(pair)
+            if symbol is None:
+                return None
+            symbols.append(symbol)
         for symbol in symbols:
             self.ctl.assign_external(symbol, True)
         try:
