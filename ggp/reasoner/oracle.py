@@ -148,6 +148,7 @@ class OracleMachine(StateMachine):
         declared = description.roles
         found = {self.names.to_term(s.arguments[0]) for s in symbols if s.name == "role"}
         self.roles = tuple(r for r in declared if r in found)
+        self._atoms: dict[clingo.Symbol, tuple[str, tuple[Term, ...]]] = {}
         self._grounded: OrderedDict[frozenset[Term], _GroundedState] = OrderedDict()
         self._state_cache: OrderedDict[frozenset[Term], Analysis] = OrderedDict()
         self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], Transition] = OrderedDict()
@@ -159,6 +160,14 @@ class OracleMachine(StateMachine):
     def state_from_fluents(self, fluents: Iterable[Term]) -> State:
         """A state holding exactly ``fluents``."""
         return FluentState(fluents)
+
+    def _atom(self, symbol: clingo.Symbol) -> tuple[str, tuple[Term, ...]]:
+        """An answer-set atom's predicate and arguments as terms (remembered: the same atoms come
+        back state after state, and reading a clingo symbol costs a call per part)."""
+        atom = self._atoms.get(symbol)
+        if atom is None:
+            atom = self._atoms[symbol] = (symbol.name, tuple(self.names.to_term(a) for a in symbol.arguments))
+        return atom
 
     def _ground(self, key: frozenset[Term]) -> _GroundedState:
         grounded = self._grounded.get(key)
@@ -180,21 +189,17 @@ class OracleMachine(StateMachine):
         legal: dict[Constant, list[Term]] = {r: [] for r in self.roles}
         goals: dict[Constant, set[int]] = {}
         terminal = False
-        for s in symbols:
-            if s.name == "terminal":
+        for name, args in map(self._atom, symbols):
+            if name == "terminal":
                 terminal = True
-            elif s.name == "legal":
-                role = self.names.to_term(s.arguments[0])
-                if role in legal:
-                    legal[role].append(self.names.to_term(s.arguments[1]))  # type: ignore[index]
-            elif s.name == "goal":
-                role = self.names.to_term(s.arguments[0])
-                if role not in legal:
-                    continue
-                value = self.names.to_term(s.arguments[1])
+            elif name == "legal" and len(args) == 2:
+                if args[0] in legal:
+                    legal[args[0]].append(args[1])  # type: ignore[index]
+            elif name == "goal" and len(args) == 2 and args[0] in legal:
+                value = args[1]
                 if not value.name.isdigit():
-                    raise ReasonerError(f"goal value {value} of {role} is not a number")
-                goals.setdefault(role, set()).add(int(value.name))  # type: ignore[arg-type]
+                    raise ReasonerError(f"goal value {value} of {args[0]} is not a number")
+                goals.setdefault(args[0], set()).add(int(value.name))  # type: ignore[arg-type]
         result = ({r: tuple(sorted(ms, key=sort_key)) for r, ms in legal.items()}, terminal, goals)
         self._state_cache[key] = result
         if len(self._state_cache) > _CACHE_SIZE:
@@ -212,14 +217,14 @@ class OracleMachine(StateMachine):
         if symbols is None:  # an illegal move: no external stands for it
             program = facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names)
             symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS))
-        nxt = frozenset(self.names.to_term(s.arguments[0]) for s in symbols if s.name == "next")
+        nxt: set[Term] = set()
         seen: dict[Constant, set[Term]] = {r: set() for r in self.roles}
-        for s in symbols:
-            if s.name == "sees" and len(s.arguments) == 2:
-                role = self.names.to_term(s.arguments[0])
-                if role in seen:
-                    seen[role].add(self.names.to_term(s.arguments[1]))  # type: ignore[index]
-        result = (nxt, {r: frozenset(p) for r, p in seen.items()})
+        for name, args in map(self._atom, symbols):
+            if name == "next" and len(args) == 1:
+                nxt.add(args[0])
+            elif name == "sees" and len(args) == 2 and args[0] in seen:
+                seen[args[0]].add(args[1])  # type: ignore[index]
+        result = (frozenset(nxt), {r: frozenset(p) for r, p in seen.items()})
         self._move_cache[key] = result
         if len(self._move_cache) > _CACHE_SIZE:
             self._move_cache.popitem(last=False)
