@@ -92,8 +92,8 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def _translated_problems(name: str) -> list[Problem]:
-    """Translate a RECYCLE file and validate the GDL: RECYCLE-located translation errors, and
-    GDL problems of the translation (reported at the RECYCLE file, with the rule)."""
+    """Translate a RECYCLE file and validate the GDL: RECYCLE-located translation errors and
+    warnings, and GDL problems of the translation (reported at the RECYCLE file, with the rule)."""
 
     from ggp.gdl.validate import validate
     from translators.recycle import parse_recycle_file
@@ -104,7 +104,7 @@ def _translated_problems(name: str) -> list[Problem]:
         translation = compile_game(parse_recycle_file(name))
     except TranslationError as exc:
         return [exc.as_problem()]
-    out = []
+    out = list(translation.warnings)
     for problem in validate(translation.description):
         if problem.is_error:
             out.append(Problem(Location(name, 1, 1), f"the GDL translation has an error: {problem.message}"))

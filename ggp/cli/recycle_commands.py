@@ -89,6 +89,8 @@ def run_translate(args: argparse.Namespace) -> int:
     if errors:
         raise InvalidGameError(errors)
     translation = compile_game(game)
+    for warning in translation.warnings:
+        print(warning, file=sys.stderr)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as out:
             out.write(translation.kif)

@@ -49,7 +49,8 @@ def card_places(state: State) -> dict[str, list[Term]]:
 def check_playout(path: str, seed: int, max_steps: int = 5000) -> tuple[int, str]:
     """Play one seeded random game checking the invariants at every step: each card in exactly
     one place; no percept names a card its role could not see where it was before the step or
-    where it is after; every role has a legal move until the end. Returns (steps, ending)."""
+    where it is after; no legal move of a choice names a card its role cannot see; every role has
+    a legal move until the end. Returns (steps, ending)."""
     from translators.recycle.playstats import ending_of
 
     t = translation(path)
@@ -68,6 +69,12 @@ def check_playout(path: str, seed: int, max_steps: int = 5000) -> tuple[int, str
         for role in m.roles:
             moves = m.legal_moves(state, role)
             assert moves, f"{role} has no legal move in a non-terminal state (step {steps})"
+            seat = seats.get(role)
+            if seat is not None and len(moves) > 1:  # a role knows its legal moves: they must not tell
+                for move in moves:
+                    for card in _cards_in(move, cards):
+                        where = location_of(places[card][0])
+                        assert model.visible(seat, where), f"{role} may play {move} but {card} is in {where}"
             joint.append(moves[rng.randrange(len(moves))])
         percepts = m.percepts(state, tuple(joint))
         nxt = m.next_state(state, tuple(joint))

@@ -110,3 +110,36 @@ def test_playout_command_accepts_rcy(capsys: pytest.CaptureFixture[str], tmp_pat
     monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path / "cache"))
     assert main(["playout", str(KUHN), "--count", "5"]) == 0
     assert '"playouts": 5' in capsys.readouterr().out
+
+
+#: Two players take turns choosing a card of a hidden (``hloc``) pile: the options name the cards.
+BLIND_PICK = """(game
+ (declare 2 'NUMP)
+ (setup (create players 'NUMP) (create teams (0) (1))
+        (create deck (game hloc STOCK) (deck (RANK (ACE, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS)))))))
+ (do ((shuffle (game hloc STOCK))))
+ (stage player (end (== (size (game hloc STOCK)) 0))
+  (choice ((any (game hloc STOCK) 'C (move 'C (top ((current player) iloc HAND)))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_choice_over_hidden_cards_is_warned_at_its_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The legal moves of such a choice tell the chooser where cards are; every way of
+    translating the file says so at the RECYCLE position (a cached translation too)."""
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path / "cache"))
+    game = tmp_path / "blindpick.rcy"
+    game.write_text(BLIND_PICK)
+    line = BLIND_PICK.splitlines()[6]
+    where = f"{game}:7:{line.index('(any') + 1}: warning: the options of this choice name the cards of (game hloc stock)"
+    assert main(["translate", str(game), "-o", str(tmp_path / "out.kif")]) == 0
+    assert where in capsys.readouterr().err
+    assert main(["validate", str(game)]) == 0
+    assert where in capsys.readouterr().out
+    for _ in range(2):  # translated, then from the cache
+        description, problems = read_game_file(game)
+        assert description.roles and [str(p) for p in problems if str(p).startswith(where)]
+    # the same choice over the chooser's own hand is not warned about
+    own = BLIND_PICK.replace("(any (game hloc STOCK) 'C", "(any ((current player) iloc HAND) 'C")
+    assert not compile_game(parse_recycle(own, "own.rcy")).warnings

@@ -41,6 +41,7 @@ def test_translates_and_validates(path: Path) -> None:
     t = translation(str(path))
     errors = [p for p in validate(t.description) if p.is_error]
     assert not errors, errors[:3]
+    assert not t.warnings, t.warnings[:3]
     assert t.description.roles[: t.model.players] == tuple(
         r for r in t.description.roles if str(r).startswith("player"))
     assert len(t.description.rules) < 100_000
@@ -78,6 +79,16 @@ def test_quick_playouts_keep_invariants(path: Path) -> None:
     for seed in range(2):
         steps, ending = check_playout(str(path), seed)
         assert ending == "end", f"seed {seed} ended with {ending} after {steps} steps"
+
+
+def test_playout_check_catches_legal_moves_naming_hidden_cards(tmp_path: Path) -> None:
+    """The invariant has teeth: a choice over a hidden pile names cards its chooser cannot see."""
+    from tests.translate.test_cli import BLIND_PICK
+
+    game = tmp_path / "blindpick.rcy"
+    game.write_text(BLIND_PICK)
+    with pytest.raises(AssertionError, match=r"player0 may play \(choose 0 c\d+\) but c\d+ is in"):
+        check_playout(str(game), 0)
 
 
 @pytest.mark.parametrize("path", QUICK[:3], ids=[p.stem for p in QUICK[:3]])

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ggp.errors import Problem
 from ggp.gdl.rules import GameDescription, Literal
 from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle import ir
@@ -161,7 +162,7 @@ class Translation:
     model: GameModel
     steps: dict[str, str]
     lines: dict[str, int]
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
 
     @property

@@ -70,12 +70,12 @@ def _write_cache(key: str, text: str) -> None:
 
 def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
     """Translate a ``.rcy`` file (or take its cached translation): the rules and the problems met
-    (RECYCLE errors at their RECYCLE position)."""
+    (RECYCLE errors and translation warnings at their RECYCLE position)."""
     from ggp.gdl.kif import read_kif
     from translators.recycle import check
     from translators.recycle.errors import RecycleSyntaxError
     from translators.recycle.parser import parse_recycle
-    from translators.recycle.translate import compile_game
+    from translators.recycle.translate import compile_game, warnings_in_kif
     from translators.recycle.translation_error import TranslationError
 
     source = str(path)
@@ -88,7 +88,7 @@ def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
     if cached is not None:
         description, problems = read_kif(cached, source)
         if not any(p.is_error for p in problems):
-            return description, []
+            return description, warnings_in_kif(cached, source)
     try:
         game = parse_recycle(data.decode("utf-8-sig"), source)
     except UnicodeDecodeError as exc:
@@ -103,7 +103,7 @@ def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
     except TranslationError as exc:
         return GameDescription((), source), [exc.as_problem()]
     _write_cache(key, translation.kif)
-    return translation.description, []
+    return translation.description, list(translation.warnings)
 
 
 FOREIGN_LOADERS[".rcy"] = load_recycle

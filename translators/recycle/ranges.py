@@ -88,7 +88,6 @@ class Ranges:
         self.score_interval = score_interval
         self.exec_bound = exec_bound
         self.cells: dict[tuple[str, str], Interval] = {}
-        self.warnings: list[str] = []
         self.wide: dict[tuple[str, str], Interval] = {}
         self.solve()
 
