@@ -47,6 +47,7 @@ from translators.recycle.nodes import (
     Var,
 )
 from translators.recycle.places import CardDomains, concrete
+from translators.recycle.translation_error import TranslationError
 
 #: A read or written thing: a tag and its parts (``("cards", location)``, ``("sto", owner, name)``...).
 Key: TypeAlias = tuple[Any, ...]
@@ -183,12 +184,10 @@ class AccessAnalysis:
         if isinstance(node, (Filter, BoolAgg, CardsAgg, IntAgg)):
             self.reads(node.collection, env, out, chance)
             kind = "card"
-            elements = None
-            if not isinstance(node, Filter) or True:
-                try:
-                    elements = self.lowerer.static_elements(node.collection, env, node)
-                except Exception:
-                    elements = None
+            try:
+                elements = self.lowerer.static_elements(node.collection, env, node)
+            except TranslationError:
+                elements = None
             if elements:
                 for binding, conds in elements:
                     for cond, cond_env in conds:

@@ -163,7 +163,7 @@ class CardSetMixin(CoreCompiler):
                 items = []
                 for cid in members:
                     plits, pts = self.points(node.points, env, ctl, c(cid))
-                    has = plits if not isinstance(pts, Variable) or not plits else plits
+                    has = plits
                     if not isinstance(pts, Variable) and int(pts.name) != value:
                         continue
                     if isinstance(pts, Variable):

@@ -193,7 +193,7 @@ class GroupMixin(CoreCompiler):
             lits, term = self.loc_term(real, real_env, ctl)
             rel = self.book.name("toprun", node)
             most = 13
-            q, n, cc, v = Variable("q"), Variable("n"), Variable("c"), Variable("v")
+            q, n, v = Variable("q"), Variable("n"), Variable("v")
             card = Variable("c")
             plits, pts = self.points(node.points, real_env, ctl, card)
             with self.book.group(f"the longest run at the top of {describe(real)}", node):
