@@ -12,6 +12,7 @@ from typing import Any
 from ggp.errors import Location, Problem
 from ggp.gdl.load import load_game
 from ggp.reasoner import REASONERS, make_machine
+from ggp.reasoner.domains import DEFAULT_MAX_SECONDS
 from ggp.reasoner.play import perft, random_playout
 
 
@@ -61,6 +62,9 @@ def register(sub: Any) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--count", type=int, default=20, metavar="N", help="number of playouts (default 20)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--grounding-seconds", type=float, default=DEFAULT_MAX_SECONDS, metavar="S",
+                   help=f"time the fast reasoner may take to ground the game (default {DEFAULT_MAX_SECONDS:g}; "
+                   "a game past it cannot be checked)")
     p.set_defaults(run=run_verify)
 
 
@@ -157,7 +161,10 @@ def run_verify(args: argparse.Namespace) -> int:
     """Cross-check the two reasoners; exit 1 on the first disagreement."""
     from ggp.reasoner.verify import cross_check
 
+    if args.grounding_seconds <= 0:
+        print("ggp verify: --grounding-seconds must be positive", file=sys.stderr)
+        return 2
     description = load_game(args.file)
-    report = cross_check(description, args.count, args.seed)
+    report = cross_check(description, args.count, args.seed, max_seconds=args.grounding_seconds)
     print(report.describe())
     return 0 if report.ok else 1

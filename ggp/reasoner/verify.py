@@ -15,6 +15,7 @@ from typing import Callable, TypeVar
 
 from ggp.errors import GGPError
 from ggp.gdl.rules import GameDescription
+from ggp.reasoner.domains import DEFAULT_MAX_SECONDS
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.play import random_joint_move
 
@@ -145,10 +146,12 @@ def compare_machines(
     return report
 
 
-def cross_check(description: GameDescription, count: int, seed: int, max_steps: int = 1000) -> CrossCheckReport:
-    """The fast reasoner against the clingo oracle on ``count`` seeded playouts."""
+def cross_check(description: GameDescription, count: int, seed: int, max_steps: int = 1000,
+                max_seconds: float = DEFAULT_MAX_SECONDS) -> CrossCheckReport:
+    """The fast reasoner (given ``max_seconds`` to ground) against the clingo oracle on ``count``
+    seeded playouts."""
     from ggp.reasoner.fast import FastMachine
     from ggp.reasoner.oracle import OracleMachine
 
-    return compare_machines(FastMachine(description), OracleMachine(description), count, seed,
-                            ("fast", "oracle"), max_steps)
+    return compare_machines(FastMachine(description, max_seconds=max_seconds), OracleMachine(description), count,
+                            seed, ("fast", "oracle"), max_steps)

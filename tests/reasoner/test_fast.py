@@ -203,3 +203,14 @@ def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(RULESHEETS / "blind_tictactoe.kif"), "--count", "5", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok: fast and oracle agree on 5 playouts")
+
+
+def test_verify_command_grounding_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game past the fast reasoner's grounding budget cannot be checked, and says so; the
+    budget is an option (Cribbage2 needs 23 s)."""
+    game = str(shared_path("corpus", "gdl", "ggporg_breakthrough.kif"))
+    assert main(["verify", game, "--count", "1", "--grounding-seconds", "0.01"]) == 1
+    assert "takes more than 0.01 s to ground" in capsys.readouterr().err
+    assert main(["verify", game, "--count", "1", "--grounding-seconds", "60"]) == 0
+    assert capsys.readouterr().out.startswith("ok: fast and oracle agree on 1 playouts")
+    assert main(["verify", game, "--grounding-seconds", "0"]) == 2
