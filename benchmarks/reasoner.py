@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ggp.gdl.load import load_game  # noqa: E402
-from ggp.reasoner.fast import FastMachine  # noqa: E402
-from ggp.reasoner.machine import StateMachine  # noqa: E402
-from ggp.reasoner.oracle import OracleMachine  # noqa: E402
-from ggp.reasoner.play import random_playout  # noqa: E402
+from ggp.gdl.load import load_game
+from ggp.reasoner.fast import FastMachine
+from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.oracle import OracleMachine
+from ggp.reasoner.play import random_playout
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "gdl"
 DEFAULT_GAMES = ["ggporg_ticTacToe.kif", "ggporg_connectFour.kif", "ggporg_breakthrough.kif"]

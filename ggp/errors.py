@@ -6,8 +6,9 @@ Errors about bad input (rules, RECYCLE programs, protocol messages) subclass bot
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 
 @dataclass(frozen=True, order=True)

@@ -68,8 +68,7 @@ class _ToRules(Transformer[Token, GameDescription]):
 
 def parse_infix(text: str, source: str | None = None) -> GameDescription:
     """Parse a game description written in infix syntax."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     try:
         tree = _PARSER.parse(text)
     except UnexpectedInput as exc:

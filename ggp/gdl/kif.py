@@ -123,8 +123,7 @@ def describe_parse_error(parser: Lark, exc: UnexpectedInput) -> str:
 
 def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> list[SExpr]:
     """Every top-level S-expression in ``text``; raises :class:`GDLSyntaxError`."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     try:
         tree = _PARSER.parse(text)
     except UnexpectedInput as exc:

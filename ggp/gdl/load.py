@@ -6,8 +6,8 @@ KIF is recognised by its first parenthesis; anything else is read as infix. RECY
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ggp.errors import GDLSyntaxError, InvalidGameError, Location, Problem
 from ggp.gdl.infix import parse_infix

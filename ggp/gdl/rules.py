@@ -8,8 +8,9 @@ A :class:`Rule` is ``head <= body``; a body is a tuple of literals, each an atom
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Union
 
 from ggp.errors import Location
 from ggp.gdl.terms import Constant, Function, Term, Variable

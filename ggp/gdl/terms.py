@@ -8,7 +8,7 @@ locations never take part in equality.
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from ggp.errors import Location
 
@@ -54,7 +54,7 @@ class Term:
 class Constant(Term):
     """An atomic symbol: ``xplayer``, ``1``, ``terminal``."""
 
-    __slots__ = ("name", "loc", "_hash")
+    __slots__ = ("_hash", "loc", "name")
     _hash: int
 
     def __init__(self, name: str, loc: Location | None = None):
@@ -104,7 +104,7 @@ class Constant(Term):
 class Variable(Term):
     """A logic variable; ``name`` excludes the leading ``?``."""
 
-    __slots__ = ("name", "loc", "_hash")
+    __slots__ = ("_hash", "loc", "name")
     _hash: int
 
     def __init__(self, name: str, loc: Location | None = None):
@@ -144,7 +144,7 @@ class Variable(Term):
 class Function(Term):
     """A compound term ``(name arg1 ... argN)`` with N >= 1."""
 
-    __slots__ = ("name", "args", "loc", "_hash", "_ground")
+    __slots__ = ("_ground", "_hash", "args", "loc", "name")
     args: tuple[Term, ...]
     _hash: int
     _ground: bool

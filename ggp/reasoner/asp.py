@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import clingo
 

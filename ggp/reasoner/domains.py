@@ -9,8 +9,8 @@ grounds the real rules over these domains once.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import clingo
 

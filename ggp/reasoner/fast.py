@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
@@ -24,7 +25,7 @@ from ggp.reasoner.network import Network, build_network
 class PackedState(State):
     """A state as a bytes of 0/1 per fluent of its machine's domain."""
 
-    __slots__ = ("bits", "_fluents", "analysis", "_hash")
+    __slots__ = ("_fluents", "_hash", "analysis", "bits")
 
     def __init__(self, bits: bytes, fluents: tuple[Term, ...]):
         self.bits = bits

@@ -8,8 +8,8 @@ The result, a :class:`GroundProgram`, holds only ints and GDL terms: no clingo o
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import clingo
 
@@ -17,7 +17,12 @@ from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Term
 from ggp.reasoner.asp import AspNames, description_to_asp
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, RuleBudget, reachable_domains
+from ggp.reasoner.domains import (
+    DEFAULT_MAX_RULES,
+    DEFAULT_MAX_SECONDS,
+    RuleBudget,
+    reachable_domains,
+)
 
 _CHOICES = """
 { true(F) } :- _dom_true(F).

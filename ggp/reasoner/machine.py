@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term

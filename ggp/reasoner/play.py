@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Constant, Term

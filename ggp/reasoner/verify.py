@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 import time
-from functools import partial
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, TypeVar
+from functools import partial
+from typing import TypeVar
 
 from ggp.errors import GGPError
 from ggp.gdl.rules import GameDescription
