@@ -71,7 +71,7 @@ def register(sub: Any) -> None:
 def _reasoner_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--reasoner", choices=REASONERS, default="auto",
-        help="fast: ground network; oracle: clingo per query; auto (default): fast unless the game is too large to ground"
+        help="fast: ground network; oracle: clingo per state; auto (default): fast unless the game is too large to ground"
     )
 
 

@@ -1,7 +1,7 @@
 """Reasoning about GDL-II games: the state machine interface and its implementations.
 
 ``make_machine(description)`` gives the fast reasoner (clingo grounds once, a propositional
-network evaluates), or the clingo-per-query oracle for games too large to ground whole;
+network evaluates), or the clingo-per-state oracle for games too large to ground whole;
 ``"fast"`` and ``"oracle"`` ask for one of them.
 """
 
@@ -36,7 +36,7 @@ REASONERS = ("auto", "fast", "oracle")
 def make_machine(description: GameDescription, reasoner: str = "auto") -> StateMachine:
     """A state machine for ``description``.
 
-    ``"fast"``: the ground network; ``"oracle"``: clingo per query; ``"auto"`` (default): the
+    ``"fast"``: the ground network; ``"oracle"``: clingo per state; ``"auto"`` (default): the
     fast one unless the game grounds to more rules than its budget, then the oracle.
     """
     from ggp.reasoner.domains import GroundingTooLarge
