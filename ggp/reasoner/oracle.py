@@ -13,6 +13,7 @@ program of its own with ``does`` facts.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
@@ -150,6 +151,7 @@ class OracleMachine(StateMachine):
         self.roles = tuple(r for r in declared if r in found)
         self._atoms: dict[clingo.Symbol, tuple[str, tuple[Term, ...]]] = {}
         self._grounded: OrderedDict[frozenset[Term], _GroundedState] = OrderedDict()
+        self._lock = threading.Lock()  # a grounded state's control solves one query at a time
         self._state_cache: OrderedDict[frozenset[Term], Analysis] = OrderedDict()
         self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], Transition] = OrderedDict()
 
@@ -184,7 +186,8 @@ class OracleMachine(StateMachine):
         cached = self._state_cache.get(key)
         if cached is not None:
             return cached
-        symbols = self._ground(key).solve()
+        with self._lock:
+            symbols = self._ground(key).solve()
         assert symbols is not None
         legal: dict[Constant, list[Term]] = {r: [] for r in self.roles}
         goals: dict[Constant, set[int]] = {}
@@ -213,7 +216,8 @@ class OracleMachine(StateMachine):
             return cached
         if len(joint) != len(self.roles):
             raise ReasonerError(f"a joint move needs {len(self.roles)} moves, got {len(joint)}")
-        symbols = self._ground(key[0]).solve(zip(self.roles, joint))
+        with self._lock:
+            symbols = self._ground(key[0]).solve(zip(self.roles, joint))
         if symbols is None:  # an illegal move: no external stands for it
             program = facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names)
             symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS))

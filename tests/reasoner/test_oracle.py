@@ -84,3 +84,21 @@ def test_a_joint_move_with_an_illegal_move_is_still_answered() -> None:
     joint = tuple(illegal[1] if role == illegal[0] else legal[role][0] for role in oracle.roles)
     assert illegal[1] not in legal[illegal[0]]
     assert _answers(oracle, state, joint) == _plain(oracle, state, joint)
+
+
+def test_threads_may_share_an_oracle() -> None:
+    """Queries from several threads on the same states (one grounded program each) all agree."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    oracle = OracleMachine(load_game(RULESHEETS / "blind_tictactoe.kif"))
+    state = oracle.initial_state()
+    joints = [tuple(oracle.legal_moves(state, role)[i % len(oracle.legal_moves(state, role))] for role in oracle.roles)
+              for i in range(12)]
+
+    def successor(joint: tuple[Term, ...]) -> frozenset[Term]:
+        return oracle.next_state(state, joint).fluents
+
+    with ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(successor, joints * 4))
+    expected = [_plain(oracle, state, joint)["next"] for joint in joints * 4]
+    assert [{f"(next {fluent})" for fluent in result} for result in results] == expected
