@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
         help="translate a RECYCLE game to GDL-II (KIF)",
         description="Translate a RECYCLE (.rcy) card game to GDL-II rules in KIF, with comments tying "
         "each group of rules to its RECYCLE line. Writes to standard output, or to OUT with -o. "
-        "A summary (roles, rules, steps) goes to standard error. Exit status 0, or 1 with "
+        "Warnings (FILE:LINE:COL: warning: ...) and a summary (roles, rules, steps) go to standard error. Exit status 0, or 1 with "
         "FILE:LINE:COL: message when the game does not parse, has an error, or uses something the "
         "translator does not support.",
     )

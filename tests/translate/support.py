@@ -18,6 +18,22 @@ CORPUS = SHARED / "corpus" / "recycle"
 REFERENCE = SHARED / "reference" / "cardstock-random-play.json"
 
 
+#: Two players take turns choosing a card of a hidden (``hloc``) pile: the options name the cards.
+BLIND_PICK = """(game
+ (declare 2 'NUMP)
+ (setup (create players 'NUMP) (create teams (0) (1))
+        (create deck (game hloc STOCK) (deck (RANK (ACE, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS)))))))
+ (do ((shuffle (game hloc STOCK))))
+ (stage player (end (== (size (game hloc STOCK)) 0))
+  (choice ((any (game hloc STOCK) 'C (move 'C (top ((current player) iloc HAND)))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+#: Seconds the fast reasoner may take to ground a corpus game when it is checked (the default
+#: budget otherwise): Cribbage2 takes 23 s.
+GROUNDING_SECONDS = {"Cribbage2": 600.0}
+
+
 @lru_cache(maxsize=12)
 def translation(path: str) -> Translation:
     """The translation of a file (once per test session)."""
@@ -109,4 +125,4 @@ def corpus(pattern: str = "*.rcy") -> list[Path]:
     return sorted(CORPUS.glob(pattern)) if CORPUS.exists() else []
 
 
-__all__ = ["CORPUS", "REFERENCE", "card_places", "check_playout", "corpus", "location_of", "machine", "translation"]
+__all__ = ["BLIND_PICK", "CORPUS", "GROUNDING_SECONDS", "REFERENCE", "card_places", "check_playout", "corpus", "location_of", "machine", "translation"]

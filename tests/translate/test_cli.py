@@ -12,6 +12,7 @@ from ggp.cli import main
 from ggp.gdl.kif import parse_kif
 from ggp.gdl.load import load_game, read_game_file
 from tests.conftest import RULESHEETS
+from tests.translate.support import BLIND_PICK
 from translators.recycle import parse_recycle
 from translators.recycle.translate import compile_game
 from translators.recycle.translation_error import TranslationError
@@ -112,18 +113,6 @@ def test_playout_command_accepts_rcy(capsys: pytest.CaptureFixture[str], tmp_pat
     assert '"playouts": 5' in capsys.readouterr().out
 
 
-#: Two players take turns choosing a card of a hidden (``hloc``) pile: the options name the cards.
-BLIND_PICK = """(game
- (declare 2 'NUMP)
- (setup (create players 'NUMP) (create teams (0) (1))
-        (create deck (game hloc STOCK) (deck (RANK (ACE, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS)))))))
- (do ((shuffle (game hloc STOCK))))
- (stage player (end (== (size (game hloc STOCK)) 0))
-  (choice ((any (game hloc STOCK) 'C (move 'C (top ((current player) iloc HAND)))))))
- (scoring max (size ((current player) iloc HAND))))
-"""
-
-
 def test_choice_over_hidden_cards_is_warned_at_its_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """The legal moves of such a choice tell the chooser where cards are; every way of
@@ -140,6 +129,9 @@ def test_choice_over_hidden_cards_is_warned_at_its_position(tmp_path: Path, monk
     for _ in range(2):  # translated, then from the cache
         description, problems = read_game_file(game)
         assert description.roles and [str(p) for p in problems if str(p).startswith(where)]
-    # the same choice over the chooser's own hand is not warned about
-    own = BLIND_PICK.replace("(any (game hloc STOCK) 'C", "(any ((current player) iloc HAND) 'C")
-    assert not compile_game(parse_recycle(own, "own.rcy")).warnings
+    # over the chooser's own hand, or a pile everyone sees, it is not warned about; over a pile
+    # everyone but its owner sees (oloc), when the chooser owns it, it is
+    for source, warned in (("((current player) iloc HAND)", False), ("(game vloc STOCK)", False),
+                           ("((current player) oloc HAND)", True)):
+        text = BLIND_PICK.replace("(any (game hloc STOCK) 'C", f"(any {source} 'C")
+        assert bool(compile_game(parse_recycle(text, "own.rcy")).warnings) == warned, source

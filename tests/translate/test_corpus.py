@@ -17,9 +17,16 @@ from pathlib import Path
 import pytest
 
 from ggp.gdl.validate import validate
+from ggp.reasoner.domains import DEFAULT_MAX_SECONDS
 from ggp.reasoner.verify import cross_check
 from tests.conftest import ROOT, RULESHEETS
-from tests.translate.support import check_playout, corpus, translation
+from tests.translate.support import (
+    BLIND_PICK,
+    GROUNDING_SECONDS,
+    check_playout,
+    corpus,
+    translation,
+)
 
 ALL = corpus()
 #: Small games played in the default run (quick to ground).
@@ -81,8 +88,6 @@ def test_quick_playouts_keep_invariants(path: Path) -> None:
 
 def test_playout_check_catches_legal_moves_naming_hidden_cards(tmp_path: Path) -> None:
     """The invariant has teeth: a choice over a hidden pile names cards its chooser cannot see."""
-    from tests.translate.test_cli import BLIND_PICK
-
     game = tmp_path / "blindpick.rcy"
     game.write_text(BLIND_PICK)
     with pytest.raises(AssertionError, match=r"player0 may play \(choose 0 c\d+\) but c\d+ is in"):
@@ -135,6 +140,5 @@ def test_random_playouts_keep_invariants(path: Path) -> None:
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_cross_check_20(path: Path) -> None:
     description = translation(str(path)).description
-    # Cribbage2 grounds past the default budget (23 s against 20 s)
-    report = cross_check(description, 20, 0, max_seconds=600 if path.stem in SLOW_TO_VALIDATE else 20)
+    report = cross_check(description, 20, 0, max_seconds=GROUNDING_SECONDS.get(path.stem, DEFAULT_MAX_SECONDS))
     assert report.ok, report.describe()

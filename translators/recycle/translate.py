@@ -43,6 +43,7 @@ from translators.recycle.vocabulary import (
     UNSET,
     c,
     f,
+    loc,
     name,
     num,
     nxt,
@@ -233,16 +234,24 @@ class Translator:
                 book.add(rule(f("legal", who, NOOP), f("seat", who)))
 
     def warn_hidden_options(self, option: ir.Option, card: Term, who: Variable, member: list[Literal]) -> None:
-        """Warn when an option forks over cards in a location its chooser may not see: the legal
-        moves name the cards, so they tell the chooser which cards are there."""
+        """Warn when an option forks over cards in a location its chooser may not see (by
+        :meth:`GameModel.visible`, for some seat of the chooser): the legal moves name the cards,
+        so they tell the chooser which cards are there."""
+        model = self.comp.model
         for lit in member:
             if not (isinstance(lit, Function) and lit.name == "true" and isinstance(lit.args[0], Function)):
                 continue
             fluent = lit.args[0]
             if fluent.name != "at" or fluent.args[0] != card or not isinstance(fluent.args[1], Function):
                 continue
-            owner, vis, where = fluent.args[1].args
-            if str(vis) == "hloc" or (str(vis) == "iloc" and owner != who):
+            pattern = fluent.args[1]
+            hidden = any(
+                not model.visible(seat, place)
+                for seat in range(model.players) for place in model.locations
+                if all(want == have or isinstance(want, Variable) for want, have in zip(pattern.args, loc(place).args))
+                and (pattern.args[0] != who or place.owner == f"player{seat}"))
+            if hidden:
+                owner, vis, where = pattern.args
                 node = option.node
                 message = (f"the options of this choice name the cards of ({owner} {vis} {where}), which its "
                            "chooser may not see: its legal moves tell it which cards are there")
