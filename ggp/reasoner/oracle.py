@@ -4,7 +4,8 @@ Slow (tens of playouts per second) but obviously right: the rules, the state's `
 and the joint move's ``does`` atoms go to clingo as they are, and the unique answer set is read.
 It is the reference the fast reasoner is checked against.
 
-The rules are parsed once; each state gets one fresh :class:`clingo.Control` holding the rules,
+The rules are parsed once; each state gets one fresh :class:`clingo.Control` holding the rules
+that can fire in it (:mod:`ggp.reasoner.relevance`; the others cannot change the answer set),
 the state's ``true`` facts and an external ``does`` atom for every legal move. Solving with all
 of them false gives ``legal``, ``terminal`` and ``goal``; solving with a joint move's atoms
 set true gives its ``next`` and ``sees``. A joint move with an illegal move in it gets a
@@ -25,6 +26,7 @@ from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term, sort_key
 from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
 from ggp.reasoner.machine import FluentState, State, StateMachine
+from ggp.reasoner.relevance import Relevance
 
 _CACHE_SIZE = 256
 #: Grounded states kept for their transitions (each holds a clingo program in memory).
@@ -96,12 +98,18 @@ class ParsedProgram:
         except RuntimeError as exc:
             raise messages.error(exc) from None
 
-    def grounded(self, extra: str) -> clingo.Control:
-        """A fresh control with the program and ``extra`` (text) grounded."""
+    @property
+    def statements(self) -> tuple[ast.AST, ...]:
+        """The program's statements, in order."""
+        return tuple(self._statements)
+
+    def grounded(self, extra: str, statements: Sequence[ast.AST] | None = None) -> clingo.Control:
+        """A fresh control with the program (or those of its ``statements`` given) and ``extra``
+        (text) grounded."""
 
         def add(ctl: clingo.Control) -> None:
             with ast.ProgramBuilder(ctl) as builder:
-                for statement in self._statements:
+                for statement in self._statements if statements is None else statements:
                     builder.add(statement)
                 ast.parse_string(extra, builder.add)
 
@@ -112,7 +120,8 @@ class _GroundedState:
     """One state's program, grounded once: its analysis, and its transitions by solving."""
 
     def __init__(self, machine: OracleMachine, fluents: frozenset[Term]):
-        self.ctl = machine.rules.grounded(facts("true", fluents, machine.names) + _MOVES + _STATE_SHOWS)
+        self.ctl = machine.rules.grounded(facts("true", fluents, machine.names) + _MOVES + _STATE_SHOWS,
+                                          machine.relevant(fluents))
         self.moves: dict[tuple[Term, Term], clingo.Symbol] = {}
         for atom in self.ctl.symbolic_atoms.by_signature("does", 2):
             role, move = (machine.names.to_term(a) for a in atom.symbol.arguments)
@@ -144,6 +153,8 @@ class OracleMachine(StateMachine):
         self.names = AspNames()
         self.program = description_to_asp(description, self.names)
         self.rules = ParsedProgram(self.program)
+        self._relevance = Relevance(self.rules.statements)
+        self._symbols: dict[Term, clingo.Symbol] = {}
         symbols = _unique_model(self.rules.grounded("#show role/1. #show init/1.\n"))
         self._init = frozenset(self.names.to_term(s.arguments[0]) for s in symbols if s.name == "init")
         declared = description.roles
@@ -162,6 +173,16 @@ class OracleMachine(StateMachine):
     def state_from_fluents(self, fluents: Iterable[Term]) -> State:
         """A state holding exactly ``fluents``."""
         return FluentState(fluents)
+
+    def relevant(self, fluents: Iterable[Term]) -> list[ast.AST]:
+        """The rules' statements that can fire when exactly ``fluents`` are true."""
+        symbols = []
+        for fluent in fluents:
+            symbol = self._symbols.get(fluent)
+            if symbol is None:
+                symbol = self._symbols[fluent] = clingo.parse_term(self.names.ground(fluent))
+            symbols.append(symbol)
+        return self._relevance.relevant(symbols)
 
     def _atom(self, symbol: clingo.Symbol) -> tuple[str, tuple[Term, ...]]:
         """An answer-set atom's predicate and arguments as terms (remembered: the same atoms come
@@ -220,7 +241,7 @@ class OracleMachine(StateMachine):
             symbols = self._ground(key[0]).solve(zip(self.roles, joint))
         if symbols is None:  # an illegal move: no external stands for it
             program = facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names)
-            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS))
+            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS, self.relevant(key[0])))
         nxt: set[Term] = set()
         seen: dict[Constant, set[Term]] = {r: set() for r in self.roles}
         for name, args in map(self._atom, symbols):
