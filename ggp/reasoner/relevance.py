@@ -23,6 +23,8 @@ Signature = tuple[str, int]
 _Ask = tuple[Signature, tuple[int, ...], tuple[clingo.Symbol, ...]]
 #: Predicates that are not (only) defined by the rules: ``does`` comes with the query.
 _GIVEN = frozenset({("does", 2)})
+#: Statements that derive no atom.
+_DEFINE_NOTHING = frozenset({ASTType.Program, ASTType.ShowSignature, ASTType.ShowTerm, ASTType.Comment})
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,22 @@ def _read(statement: ast.AST) -> _Rule | None:
     return _Rule(signature, frozenset(needs), tuple(patterns))
 
 
+def _fact(statement: ast.AST) -> Signature | None:
+    """The predicate of a fact (a rule without body and with a plain atom as head), else None."""
+    if statement.ast_type != ASTType.Rule or statement.body:
+        return None
+    head = statement.head
+    if head.ast_type != ASTType.Literal or head.sign != Sign.NoSign or head.atom.ast_type != ASTType.SymbolicAtom:
+        return None
+    return _signature(head.atom.symbol)
+
+
+def _is_constraint(statement: ast.AST) -> bool:
+    """Whether the statement is an integrity constraint (it derives nothing)."""
+    return (statement.ast_type == ASTType.Rule and statement.head.ast_type == ASTType.Literal
+            and statement.head.atom.ast_type == ASTType.BooleanConstant and not statement.head.atom.value)
+
+
 class Relevance:
     """A program's statements, and those of them that can fire in a state."""
 
@@ -110,13 +128,17 @@ class Relevance:
         rules = [_read(s) for s in self.statements]
         self._rules = rules
         self._facts: set[Signature] = set()
-        for statement in self.statements:
-            if statement.ast_type == ASTType.Rule and not statement.body:
-                head = statement.head
-                if head.ast_type == ASTType.Literal and head.atom.ast_type == ASTType.SymbolicAtom:
-                    signature = _signature(head.atom.symbol)
-                    if signature is not None:
-                        self._facts.add(signature)
+        #: Whether some statement may define atoms in a way this module does not read (a
+        #: disjunctive head, an ``#external``, a rule for ``true``...): then every rule is kept.
+        self._opaque = False
+        for statement, rule in zip(self.statements, rules):
+            if rule is not None or statement.ast_type in _DEFINE_NOTHING or _is_constraint(statement):
+                continue
+            signature = _fact(statement)
+            if signature is None or signature == ("true", 1):
+                self._opaque = True
+            else:
+                self._facts.add(signature)
         defined = self._facts | {r.head for r in rules if r is not None}
         #: Rule indices waiting for each predicate (a predicate that nothing defines is kept
         #: out: a rule needing it cannot fire, and never waits).
@@ -152,6 +174,8 @@ class Relevance:
 
     def relevant(self, fluents: Iterable[clingo.Symbol]) -> list[ast.AST]:
         """The statements that can fire when exactly ``fluents`` are true, in program order."""
+        if self._opaque:
+            return list(self.statements)
         present = {ask for fluent in fluents for ask in self._asks(fluent)}
         missing = list(self._missing)
         ready: list[int] = []

@@ -85,3 +85,9 @@ def test_the_rules_that_can_fire_have_the_whole_programs_answer_set(game: str) -
                     == set(solve_once(oracle.program + true + does, SHOWS)))
             state = oracle.next_state(state, joint)
     assert sum(kept_fraction) / len(kept_fraction) < 0.9
+
+
+@pytest.mark.parametrize("definition", ["a ; b :- c.", "#external b.", "true(on) :- c."])
+def test_a_definition_it_cannot_read_keeps_every_rule(definition: str) -> None:
+    program = f"c.\n{definition}\nd :- b.\ne :- true(on).\n"
+    assert _kept(program, "off") == {str(s) for s in ParsedProgram(program).statements}
