@@ -1,12 +1,14 @@
 """The rules of a GDL program that can fire in a given state; the others need no grounding.
 
 A rule can fire only if every positive ``true`` literal of its body matches a fluent of the
-state (``true`` is never derived: GDL puts it in no head), and the predicate of every other
-positive atom of its body is a fact's or the head of a rule that can fire. Leaving out the rules
-that cannot fire leaves a stratified program's answer set as it is, and saves clingo the
-grounding of most rules of a game whose rules are guarded by its control fluents (a card game's
-stage position). The test is conservative: an argument that is not ground, or a literal it
-cannot read, counts as matching.
+state (``true`` is never derived: GDL puts it in no head), and every other positive atom of its
+body matches a fact or the head of a rule that can fire. Atoms are compared by their ground
+arguments: ``at_step(b1_11)`` does not match a head ``at_step(b1_4)``, and matches ``at_step(X)``.
+Leaving out the rules that cannot fire leaves a stratified program's answer set as it is (every
+atom of it is a fact or the head of a rule whose body holds), and saves clingo the grounding of
+most rules of a game whose rules are guarded by its control fluents (a card game's stage
+position). The test is conservative: an argument that is not ground, or a literal it cannot
+read, counts as matching.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from clingo import ast
 from clingo.ast import ASTType, Sign
 
 Signature = tuple[str, int]
-#: A ``true`` literal's question: a fluent's signature, argument positions and their values.
-_Ask = tuple[Signature, tuple[int, ...], tuple[clingo.Symbol, ...]]
+#: What is known of an atom (or fluent): its signature, the positions of its ground arguments
+#: and their values.
+Pattern = tuple[Signature, tuple[int, ...], tuple[clingo.Symbol, ...]]
+_TRUE: Signature = ("true", 1)
 #: Predicates that are not (only) defined by the rules: ``does`` comes with the query.
 _GIVEN = frozenset({("does", 2)})
 #: Statements that derive no atom.
@@ -28,21 +32,12 @@ _DEFINE_NOTHING = frozenset({ASTType.Program, ASTType.ShowSignature, ASTType.Sho
 
 
 @dataclass(frozen=True)
-class _Pattern:
-    """What a positive ``true`` literal asks of some fluent: its signature and ground arguments."""
-
-    signature: Signature
-    positions: tuple[int, ...]
-    values: tuple[clingo.Symbol, ...]
-
-
-@dataclass(frozen=True)
 class _Rule:
-    """A normal rule's head predicate, the predicates its body needs and its ``true`` patterns."""
+    """A normal rule's head, the atoms its body needs and what its ``true`` literals ask."""
 
-    head: Signature
-    needs: frozenset[Signature]
-    patterns: tuple[_Pattern, ...]
+    head: Pattern
+    needs: frozenset[Pattern]
+    asks: tuple[Pattern, ...]
 
 
 def _ground(term: ast.AST) -> clingo.Symbol | None:
@@ -56,62 +51,59 @@ def _ground(term: ast.AST) -> clingo.Symbol | None:
     return None
 
 
-def _signature(term: ast.AST) -> Signature | None:
-    """The predicate signature of an atom's term, if it is a plain function or constant."""
-    if term.ast_type == ASTType.Function and term.name and not term.external:
-        return (term.name, len(term.arguments))
+def _pattern(term: ast.AST) -> Pattern | None:
+    """What an atom's (or fluent's) term says of the atoms it matches; None if it is no plain
+    function or constant (any atom may match it)."""
     if term.ast_type == ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
-        return (term.symbol.name, len(term.symbol.arguments))
-    return None
-
-
-def _pattern(fluent: ast.AST) -> _Pattern | None:
-    """The pattern of ``true(fluent)``; None when any fluent may match it."""
-    signature = _signature(fluent)
-    if signature is None:
+        arguments = tuple(term.symbol.arguments)
+        return ((term.symbol.name, len(arguments)), tuple(range(len(arguments))), arguments)
+    if term.ast_type != ASTType.Function or not term.name or term.external:
         return None
-    if fluent.ast_type == ASTType.SymbolicTerm:
-        return _Pattern(signature, tuple(range(signature[1])), tuple(fluent.symbol.arguments))
-    ground = [(i, _ground(a)) for i, a in enumerate(fluent.arguments)]
-    positions = tuple(i for i, value in ground if value is not None)
-    return _Pattern(signature, positions, tuple(value for _, value in ground if value is not None))
+    ground = [(i, _ground(a)) for i, a in enumerate(term.arguments)]
+    return ((term.name, len(ground)), tuple(i for i, value in ground if value is not None),
+            tuple(value for _, value in ground if value is not None))
+
+
+def _compatible(first: Pattern, second: Pattern) -> bool:
+    """Whether some atom may match both patterns (they agree wherever both are ground)."""
+    if first[0] != second[0]:
+        return False
+    where = dict(zip(first[1], first[2]))
+    return all(where.get(position, value) == value for position, value in zip(second[1], second[2]))
+
+
+def _plain_head(statement: ast.AST) -> Pattern | None:
+    """The pattern of a rule's head if it is a plain positive atom, else None."""
+    head = statement.head
+    if head.ast_type != ASTType.Literal or head.sign != Sign.NoSign or head.atom.ast_type != ASTType.SymbolicAtom:
+        return None
+    return _pattern(head.atom.symbol)
 
 
 def _read(statement: ast.AST) -> _Rule | None:
     """A normal rule's reading; None for every other statement (always kept)."""
     if statement.ast_type != ASTType.Rule or not statement.body:
         return None
-    head = statement.head
-    if head.ast_type != ASTType.Literal or head.sign != Sign.NoSign or head.atom.ast_type != ASTType.SymbolicAtom:
+    head = _plain_head(statement)
+    if head is None or head[0] == _TRUE:
         return None
-    signature = _signature(head.atom.symbol)
-    if signature is None or signature == ("true", 1):
-        return None
-    needs: set[Signature] = set()
-    patterns: list[_Pattern] = []
+    needs: set[Pattern] = set()
+    asks: list[Pattern] = []
     for literal in statement.body:
         if (literal.ast_type != ASTType.Literal or literal.sign != Sign.NoSign
                 or literal.atom.ast_type != ASTType.SymbolicAtom):
             continue
         term = literal.atom.symbol
-        needed = _signature(term)
-        if needed == ("true", 1):
-            pattern = _pattern(term.arguments[0]) if term.ast_type == ASTType.Function else None
-            if pattern is not None:
-                patterns.append(pattern)
-        elif needed is not None and needed not in _GIVEN:
+        needed = _pattern(term)
+        if needed is None or needed[0] in _GIVEN:
+            continue
+        if needed[0] == _TRUE:
+            fluent = _pattern(term.arguments[0]) if term.ast_type == ASTType.Function else None
+            if fluent is not None:
+                asks.append(fluent)
+        else:
             needs.add(needed)
-    return _Rule(signature, frozenset(needs), tuple(patterns))
-
-
-def _fact(statement: ast.AST) -> Signature | None:
-    """The predicate of a fact (a rule without body and with a plain atom as head), else None."""
-    if statement.ast_type != ASTType.Rule or statement.body:
-        return None
-    head = statement.head
-    if head.ast_type != ASTType.Literal or head.sign != Sign.NoSign or head.atom.ast_type != ASTType.SymbolicAtom:
-        return None
-    return _signature(head.atom.symbol)
+    return _Rule(head, frozenset(needs), tuple(asks))
 
 
 def _is_constraint(statement: ast.AST) -> bool:
@@ -120,46 +112,97 @@ def _is_constraint(statement: ast.AST) -> bool:
             and statement.head.atom.ast_type == ASTType.BooleanConstant and not statement.head.atom.value)
 
 
+class _Index:
+    """Patterns by signature and by ground argument, to find those compatible with another."""
+
+    def __init__(self, patterns: Iterable[tuple[int, Pattern]]):
+        self._by_signature: dict[Signature, list[tuple[int, Pattern]]] = {}
+        self._by_value: dict[tuple[Signature, int, clingo.Symbol], list[tuple[int, Pattern]]] = {}
+        self._open: dict[tuple[Signature, int], list[tuple[int, Pattern]]] = {}
+        for key, pattern in patterns:
+            signature, positions, values = pattern
+            self._by_signature.setdefault(signature, []).append((key, pattern))
+            ground = dict(zip(positions, values))
+            for position in range(signature[1]):
+                if position in ground:
+                    self._by_value.setdefault((signature, position, ground[position]), []).append((key, pattern))
+                else:
+                    self._open.setdefault((signature, position), []).append((key, pattern))
+
+    def compatible(self, pattern: Pattern) -> list[int]:
+        """The keys of the patterns compatible with ``pattern``."""
+        signature, positions, values = pattern
+        if positions:
+            candidates = (self._by_value.get((signature, positions[0], values[0]), [])
+                          + self._open.get((signature, positions[0]), []))
+        else:
+            candidates = self._by_signature.get(signature, [])
+        return [key for key, other in candidates if _compatible(pattern, other)]
+
+
 class Relevance:
     """A program's statements, and those of them that can fire in a state."""
 
     def __init__(self, statements: Sequence[ast.AST]):
         self.statements = tuple(statements)
         rules = [_read(s) for s in self.statements]
-        self._rules = rules
-        self._facts: set[Signature] = set()
+        facts: list[Pattern] = []
         #: Whether some statement may define atoms in a way this module does not read (a
         #: disjunctive head, an ``#external``, a rule for ``true``...): then every rule is kept.
         self._opaque = False
         for statement, rule in zip(self.statements, rules):
             if rule is not None or statement.ast_type in _DEFINE_NOTHING or _is_constraint(statement):
                 continue
-            signature = _fact(statement)
-            if signature is None or signature == ("true", 1):
+            fact = _plain_head(statement) if statement.ast_type == ASTType.Rule and not statement.body else None
+            if fact is None or fact[0] == _TRUE:
                 self._opaque = True
             else:
-                self._facts.add(signature)
-        defined = self._facts | {r.head for r in rules if r is not None}
-        #: Rule indices waiting for each predicate (a predicate that nothing defines is kept
-        #: out: a rule needing it cannot fire, and never waits).
-        self._waiting: dict[Signature, list[int]] = {}
+                facts.append(fact)
+        self._always = [rule is None for rule in rules]
+        self._setup_needs(rules, facts)
+        positions: dict[Signature, set[tuple[int, ...]]] = {}
+        for rule in rules:
+            for signature, where, _ in rule.asks if rule is not None else ():
+                positions.setdefault(signature, set()).add(where)
+        self._positions = positions
+        self._answers: dict[clingo.Symbol, tuple[Pattern, ...]] = {}
+        #: The rules that may fire, with what their ``true`` literals ask of the state.
+        self._candidates = [(index, rule.asks) for index, rule in enumerate(rules)
+                            if rule is not None and self._missing[index] >= 0]
+
+    def _setup_needs(self, rules: list[_Rule | None], facts: list[Pattern]) -> None:
+        """Number the body atoms the facts do not answer, with the rules each of them waits
+        for, and count each rule's; a rule needing an atom nothing defines counts -1."""
+        fact_index = _Index(enumerate(facts))
+        head_index = _Index((index, rule.head) for index, rule in enumerate(rules) if rule is not None)
+        ids: dict[Pattern, int | None] = {}  # None: a fact answers it
+        producers: list[list[int]] = []
+        #: For each rule, the needs its head may answer; for each need, the rules waiting for it.
+        self._answers_needs: list[list[int]] = [[] for _ in rules]
+        self._users: list[list[int]] = []
         self._missing: list[int] = []
         for index, rule in enumerate(rules):
-            needs = rule.needs if rule is not None else frozenset()
-            pending = needs - self._facts
-            self._missing.append(len(pending) if needs <= defined else -1)
-            for signature in pending:
-                self._waiting.setdefault(signature, []).append(index)
-        self._positions: dict[Signature, set[tuple[int, ...]]] = {}
-        for rule in rules:
-            for pattern in rule.patterns if rule is not None else ():
-                self._positions.setdefault(pattern.signature, set()).add(pattern.positions)
-        #: The rules that may fire, with what their ``true`` literals ask of the state.
-        self._answers: dict[clingo.Symbol, tuple[_Ask, ...]] = {}
-        self._candidates = [(index, tuple((p.signature, p.positions, p.values) for p in rule.patterns))
-                            for index, rule in enumerate(rules) if rule is not None and self._missing[index] >= 0]
+            pending: set[int] = set()
+            possible = rule is not None
+            for need in rule.needs if rule is not None else ():
+                if need not in ids:
+                    if fact_index.compatible(need):
+                        ids[need] = None
+                    else:
+                        ids[need] = len(producers)
+                        producers.append(head_index.compatible(need))
+                        self._users.append([])
+                        for producer in producers[-1]:
+                            self._answers_needs[producer].append(len(producers) - 1)
+                need_id = ids[need]
+                if need_id is not None:
+                    possible = possible and bool(producers[need_id])
+                    pending.add(need_id)
+            self._missing.append(len(pending) if possible else -1)
+            for need_id in pending if possible else ():
+                self._users[need_id].append(index)
 
-    def _asks(self, fluent: clingo.Symbol) -> tuple[_Ask, ...]:
+    def _asks(self, fluent: clingo.Symbol) -> tuple[Pattern, ...]:
         """What ``true`` literals a fluent answers (remembered: states share most fluents)."""
         asks = self._answers.get(fluent)
         if asks is None:
@@ -167,8 +210,8 @@ class Relevance:
             if fluent.type == clingo.SymbolType.Function:
                 arguments = fluent.arguments
                 signature = (fluent.name, len(arguments))
-                asks = tuple((signature, positions, tuple(arguments[i] for i in positions))
-                             for positions in self._positions.get(signature, ()))
+                asks = tuple((signature, where, tuple(arguments[i] for i in where))
+                             for where in self._positions.get(signature, ()))
             self._answers[fluent] = asks
         return asks
 
@@ -184,18 +227,18 @@ class Relevance:
                 missing[index] = -1
             elif missing[index] == 0:
                 ready.append(index)
-        fires = [rule is None for rule in self._rules]
-        derived: set[Signature] = set(self._facts)
+        fires = list(self._always)
+        answered = bytearray(len(self._users))
         while ready:
             index = ready.pop()
             fires[index] = True
-            head = self._rules[index].head  # type: ignore[union-attr]
-            if head in derived:
-                continue
-            derived.add(head)
-            for waiting in self._waiting.get(head, ()):
-                if missing[waiting] > 0:
-                    missing[waiting] -= 1
-                    if missing[waiting] == 0:
-                        ready.append(waiting)
+            for need in self._answers_needs[index]:
+                if answered[need]:
+                    continue
+                answered[need] = 1
+                for user in self._users[need]:
+                    if missing[user] > 0:
+                        missing[user] -= 1
+                        if missing[user] == 0:
+                            ready.append(user)
         return [s for s, keep in zip(self.statements, fires) if keep]
