@@ -165,7 +165,7 @@ class Relevance:
             for signature, where, _ in rule.asks if rule is not None else ():
                 positions.setdefault(signature, set()).add(where)
         self._positions = positions
-        self._answers: dict[clingo.Symbol, tuple[Pattern, ...]] = {}
+        self._fluent_asks: dict[clingo.Symbol, tuple[Pattern, ...]] = {}
         #: The rules that may fire, with what their ``true`` literals ask of the state.
         self._candidates = [(index, rule.asks) for index, rule in enumerate(rules)
                             if rule is not None and self._missing[index] >= 0]
@@ -178,7 +178,7 @@ class Relevance:
         ids: dict[Pattern, int | None] = {}  # None: a fact answers it
         producers: list[list[int]] = []
         #: For each rule, the needs its head may answer; for each need, the rules waiting for it.
-        self._answers_needs: list[list[int]] = [[] for _ in rules]
+        self._head_answers: list[list[int]] = [[] for _ in rules]
         self._users: list[list[int]] = []
         self._missing: list[int] = []
         for index, rule in enumerate(rules):
@@ -193,7 +193,7 @@ class Relevance:
                         producers.append(head_index.compatible(need))
                         self._users.append([])
                         for producer in producers[-1]:
-                            self._answers_needs[producer].append(len(producers) - 1)
+                            self._head_answers[producer].append(len(producers) - 1)
                 need_id = ids[need]
                 if need_id is not None:
                     possible = possible and bool(producers[need_id])
@@ -204,7 +204,7 @@ class Relevance:
 
     def _asks(self, fluent: clingo.Symbol) -> tuple[Pattern, ...]:
         """What ``true`` literals a fluent answers (remembered: states share most fluents)."""
-        asks = self._answers.get(fluent)
+        asks = self._fluent_asks.get(fluent)
         if asks is None:
             asks = ()
             if fluent.type == clingo.SymbolType.Function:
@@ -212,7 +212,7 @@ class Relevance:
                 signature = (fluent.name, len(arguments))
                 asks = tuple((signature, where, tuple(arguments[i] for i in where))
                              for where in self._positions.get(signature, ()))
-            self._answers[fluent] = asks
+            self._fluent_asks[fluent] = asks
         return asks
 
     def relevant(self, fluents: Iterable[clingo.Symbol]) -> list[ast.AST]:
@@ -232,7 +232,7 @@ class Relevance:
         while ready:
             index = ready.pop()
             fires[index] = True
-            for need in self._answers_needs[index]:
+            for need in self._head_answers[index]:
                 if answered[need]:
                     continue
                 answered[need] = 1
