@@ -28,6 +28,7 @@ class AspNames:
     def __init__(self) -> None:
         self._to_asp: dict[str, str] = {}
         self._from_asp: dict[str, str] = {}
+        self._symbols: dict[Term, clingo.Symbol] = {}
 
     def function(self, name: str) -> str:
         """The clingo spelling of a function or predicate name."""
@@ -75,6 +76,13 @@ class AspNames:
     def ground(self, term: Term) -> str:
         """The clingo text of a ground term."""
         return self.term(term, {})
+
+    def symbol(self, term: Term) -> clingo.Symbol:
+        """The clingo symbol of a ground term (remembered: the same fluents and moves come back)."""
+        symbol = self._symbols.get(term)
+        if symbol is None:
+            symbol = self._symbols[term] = clingo.parse_term(self.ground(term))
+        return symbol
 
     def to_term(self, symbol: clingo.Symbol) -> Term:
         """The GDL term a clingo symbol spells."""

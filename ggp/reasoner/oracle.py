@@ -91,17 +91,14 @@ class ParsedProgram:
     """A program parsed by clingo once and added, without parsing again, to fresh controls."""
 
     def __init__(self, program: str):
-        self._statements: list[ast.AST] = []
+        statements: list[ast.AST] = []
         messages = _Messages()
         try:
-            ast.parse_string(program, self._statements.append, logger=messages, message_limit=5)
+            ast.parse_string(program, statements.append, logger=messages, message_limit=5)
         except RuntimeError as exc:
             raise messages.error(exc) from None
-
-    @property
-    def statements(self) -> tuple[ast.AST, ...]:
-        """The program's statements, in order."""
-        return tuple(self._statements)
+        #: The program's statements, in order.
+        self.statements = tuple(statements)
 
     def grounded(self, extra: str, statements: Sequence[ast.AST] | None = None) -> clingo.Control:
         """A fresh control with the program (or those of its ``statements`` given) and ``extra``
@@ -109,7 +106,7 @@ class ParsedProgram:
 
         def add(ctl: clingo.Control) -> None:
             with ast.ProgramBuilder(ctl) as builder:
-                for statement in self._statements if statements is None else statements:
+                for statement in self.statements if statements is None else statements:
                     builder.add(statement)
                 ast.parse_string(extra, builder.add)
 
@@ -121,7 +118,7 @@ class _GroundedState:
 
     def __init__(self, machine: OracleMachine, fluents: frozenset[Term]):
         self.ctl = machine.rules.grounded(facts("true", fluents, machine.names) + _MOVES + _STATE_SHOWS,
-                                          machine.relevant(fluents))
+                                          machine.relevant_statements(fluents))
         self.moves: dict[tuple[Term, Term], clingo.Symbol] = {}
         for atom in self.ctl.symbolic_atoms.by_signature("does", 2):
             role, move = (machine.names.to_term(a) for a in atom.symbol.arguments)
@@ -146,15 +143,19 @@ class _GroundedState:
 
 
 class OracleMachine(StateMachine):
-    """A state machine that asks clingo afresh for every state."""
+    """A state machine that asks clingo afresh for every state.
 
-    def __init__(self, description: GameDescription):
+    With ``cut`` (the default) a state's program holds only the rules that can fire in it (see
+    :mod:`ggp.reasoner.relevance`); without, the whole program, which only costs more.
+    """
+
+    def __init__(self, description: GameDescription, cut: bool = True):
         self.description = description
+        self.cut = cut
         self.names = AspNames()
         self.program = description_to_asp(description, self.names)
         self.rules = ParsedProgram(self.program)
         self._relevance = Relevance(self.rules.statements)
-        self._symbols: dict[Term, clingo.Symbol] = {}
         symbols = _unique_model(self.rules.grounded("#show role/1. #show init/1.\n"))
         self._init = frozenset(self.names.to_term(s.arguments[0]) for s in symbols if s.name == "init")
         declared = description.roles
@@ -174,15 +175,16 @@ class OracleMachine(StateMachine):
         """A state holding exactly ``fluents``."""
         return FluentState(fluents)
 
-    def relevant(self, fluents: Iterable[Term]) -> list[ast.AST]:
-        """The rules' statements that can fire when exactly ``fluents`` are true."""
-        symbols = []
-        for fluent in fluents:
-            symbol = self._symbols.get(fluent)
-            if symbol is None:
-                symbol = self._symbols[fluent] = clingo.parse_term(self.names.ground(fluent))
-            symbols.append(symbol)
-        return self._relevance.relevant(symbols)
+    def relevant_statements(self, fluents: Iterable[Term]) -> list[ast.AST]:
+        """The program's statements that can fire when exactly ``fluents`` are true (all of them
+        without the cut): what a state's program holds."""
+        if not self.cut:
+            return list(self.rules.statements)
+        return self._relevance.relevant(map(self.names.symbol, fluents))
+
+    def relevant(self, fluents: Iterable[Term]) -> tuple[str, ...]:
+        """The clingo text of the statements that can fire when exactly ``fluents`` are true."""
+        return tuple(str(s) for s in self.relevant_statements(fluents))
 
     def _atom(self, symbol: clingo.Symbol) -> tuple[str, tuple[Term, ...]]:
         """An answer-set atom's predicate and arguments as terms (remembered: the same atoms come
@@ -241,7 +243,7 @@ class OracleMachine(StateMachine):
             symbols = self._ground(key[0]).solve(zip(self.roles, joint))
         if symbols is None:  # an illegal move: no external stands for it
             program = facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names)
-            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS, self.relevant(key[0])))
+            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS, self.relevant_statements(key[0])))
         nxt: set[Term] = set()
         seen: dict[Constant, set[Term]] = {r: set() for r in self.roles}
         for name, args in map(self._atom, symbols):

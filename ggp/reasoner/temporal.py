@@ -254,7 +254,6 @@ class HistorySolver:
         self._names = AspNames()
         self._messages: list[str] = []
         self._ctl = clingo.Control(["--warn=none"], logger=self._log, message_limit=5)
-        self._symbols: dict[Term, clingo.Symbol] = {}
         self._terms: dict[clingo.Symbol, Term] = {}
         self._active: set[clingo.Symbol] = set()
         self._mode = ""
@@ -275,13 +274,6 @@ class HistorySolver:
         self._messages.append(message.strip())
 
     # -- symbols and terms --------------------------------------------------------------
-
-    def _symbol(self, term: Term) -> clingo.Symbol:
-        symbol = self._symbols.get(term)
-        if symbol is None:
-            symbol = clingo.parse_term(self._names.ground(term))
-            self._symbols[term] = symbol
-        return symbol
 
     def _term(self, symbol: clingo.Symbol) -> Term:
         term = self._terms.get(symbol)
@@ -353,7 +345,7 @@ class HistorySolver:
         if literal is None:
             t, role, move = item
             atom = self._ctl.symbolic_atoms[
-                clingo.Function(f"{_PREFIX}does__{t}", [self._symbol(role), self._symbol(move)])
+                clingo.Function(f"{_PREFIX}does__{t}", [self._names.symbol(role), self._names.symbol(move)])
             ]
             literal = self._literals[item] = 0 if atom is None else atom.literal
         return literal
@@ -454,7 +446,7 @@ class HistorySolver:
         before it); otherwise the answer is that of one of the histories.
         """
         n = clingo.Number(time)
-        outputs = [self._switch("_w_legal", self._symbol(r), n) for r in roles]
+        outputs = [self._switch("_w_legal", self._names.symbol(r), n) for r in roles]
         if state:
             outputs.append(self._switch("_w_state", n))
         models = self._solve(fixed, outputs)
@@ -503,10 +495,10 @@ class HistorySolver:
         outputs = [self._switch("_w_state", clingo.Number(n))]
         for t in range(n):
             time = clingo.Number(t)
-            outputs += [self._switch("_w_does", self._symbol(r), time) for r in self.roles]
-            outputs += [self._switch("_w_nlegal", self._symbol(r), time) for r in self.others]
+            outputs += [self._switch("_w_does", self._names.symbol(r), time) for r in self.roles]
+            outputs += [self._switch("_w_nlegal", self._names.symbol(r), time) for r in self.others]
             if detail:
-                outputs += [self._switch("_w_legal", self._symbol(r), time) for r in self.others]
+                outputs += [self._switch("_w_legal", self._names.symbol(r), time) for r in self.others]
                 outputs.append(self._switch("_w_state", time))
         models = self._solve((), outputs, limit=limit + 1)
         if models is None:
@@ -556,7 +548,7 @@ class HistorySolver:
         if what == "true":
             outputs = [self._switch("_w_state", n)]
         elif what == "legal":
-            outputs = [self._switch("_w_legal", self._symbol(role or self.role), n)]
+            outputs = [self._switch("_w_legal", self._names.symbol(role or self.role), n)]
         else:
             raise ValueError(f"what must be 'true' or 'legal', not {what!r}")
         models = self._solve((), outputs, "cautious" if cautious else "brave", limit=0, budget=budget)

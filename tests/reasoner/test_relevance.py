@@ -18,6 +18,7 @@ from ggp.reasoner.asp import does_facts, facts
 from ggp.reasoner.oracle import OracleMachine, ParsedProgram, solve_once
 from ggp.reasoner.play import random_joint_move
 from ggp.reasoner.relevance import Relevance
+from ggp.reasoner.verify import compare_machines
 from tests.conftest import shared_path
 
 SHOWS = "#show legal/2. #show terminal/0. #show goal/2. #show next/1. #show sees/2.\n"
@@ -72,7 +73,7 @@ def test_the_rules_that_can_fire_have_the_whole_programs_answer_set(game: str) -
     for _ in range(2):
         state = oracle.initial_state()
         while True:
-            statements = oracle.relevant(state.fluents)
+            statements = oracle.relevant_statements(state.fluents)
             relevant = "\n".join(str(s) for s in statements) + "\n"
             kept_fraction.append(_rules(statements) / _rules(oracle.rules.statements))
             true = facts("true", state.fluents, oracle.names)
@@ -85,6 +86,17 @@ def test_the_rules_that_can_fire_have_the_whole_programs_answer_set(game: str) -
                     == set(solve_once(oracle.program + true + does, SHOWS)))
             state = oracle.next_state(state, joint)
     assert sum(kept_fraction) / len(kept_fraction) < 0.9
+
+
+@pytest.mark.parametrize("game", ["recycle/Hearts4.rcy", "recycle/Comet2.rcy"])
+def test_the_oracle_with_the_cut_answers_as_without(game: str) -> None:
+    """Every query of every state of seeded playouts: the oracle grounding the rules that can fire
+    and the oracle grounding the whole program answer alike."""
+    description = load_game(shared_path("corpus", game))
+    report = compare_machines(OracleMachine(description), OracleMachine(description, cut=False), 1, 3,
+                              ("cut", "whole"), max_steps=40)
+    assert report.ok, report.describe()
+    assert report.states > 30
 
 
 @pytest.mark.parametrize("definition", ["a ; b :- c.", "#external b.", "true(on) :- c."])
