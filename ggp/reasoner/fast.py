@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ggp.collector import rare_collections
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
@@ -55,14 +56,15 @@ class FastMachine(StateMachine):
     ):
         self.description = description
         start = time.perf_counter()
-        program = ground(description, max_rules, max_seconds)
-        self.grounding_seconds = program.seconds
-        self.ground_rules = len(program.rules)
-        net = build_network(description, program)
-        self.network: Network = net
-        self.source = generate(net)
         namespace: dict[str, Any] = {}
-        exec(compile(self.source, f"<network of {description.source or 'game'}>", "exec"), namespace)
+        with rare_collections():
+            program = ground(description, max_rules, max_seconds)
+            self.grounding_seconds = program.seconds
+            self.ground_rules = len(program.rules)
+            net = build_network(description, program)
+            self.network: Network = net
+            self.source = generate(net)
+            exec(compile(self.source, f"<network of {description.source or 'game'}>", "exec"), namespace)
         self._analyze: Callable[[bytes], tuple[tuple[list[int], ...], Any]] = namespace["analyze"]
         self._goals: Callable[[bytes], tuple[list[int], ...]] = namespace["goals"]
         self._step: Callable[[bytes, tuple[int, ...]], bytes] = namespace["step"]

@@ -13,13 +13,11 @@ percepts (:mod:`.percepts`), goals (:mod:`.goals`). ``docs/translation.md`` desc
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
@@ -452,25 +450,10 @@ def warnings_in_kif(kif: str, source: str) -> list[Problem]:
     return found
 
 
-@contextmanager
-def _rare_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector's youngest generation every 50,000 allocations, not 700.
-
-    A translation allocates hundreds of thousands of long-lived terms and rules; at the default
-    threshold the collector keeps walking them (a quarter of Cribbage2's 4.3 s).
-    """
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], 50_000), *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-
-
 def compile_game(game: Game) -> Translation:
     """Translate a parsed game; raises :class:`TranslationError` naming the RECYCLE position."""
     try:
-        with _rare_collections():
+        with rare_collections():
             return Translator(game).run()
     except TranslationError as exc:
         if exc.location is not None and game.source:
