@@ -187,8 +187,7 @@ def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple
         yield guard.cond, guard.env
     for choice in program.choices.values():
         for option in choice.options:
-            for cond, env in option.legal:
-                yield cond, env
+            yield from option.legal
             for sym in option.forks:
                 if sym.domain is not None:
                     yield sym.domain.collection, sym.domain.env

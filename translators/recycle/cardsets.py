@@ -78,8 +78,8 @@ class CardSetMixin(CoreCompiler):
         nm: Term
         if isinstance(label, Name):
             nm = name(label.text)
-        elif isinstance(label, Var) and isinstance(real_env.get(label.name), (Fixed, Sym)):
-            binding = real_env.get(label.name)
+        elif isinstance(label, Var) and isinstance(label_env.get(label.name), (Fixed, Sym)):
+            binding = label_env.get(label.name)
             nm = binding.term if isinstance(binding, Fixed) else binding.var  # type: ignore[union-attr]
         else:
             raise TranslationError(real, "cannot tell which location this is")
@@ -511,7 +511,7 @@ class CardSetMixin(CoreCompiler):
     def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
         """The best card; in a step a tie is broken by ``random``; elsewhere (a legal-move
         condition, the scoring) a tie gives no card."""
-        _, _, prefix, tied, heads = self.extreme_parts(node, env, ctl)
+        _, _, _prefix, tied, heads = self.extreme_parts(node, env, ctl)
         key = ("extcount", node, env, self.ctl_key(node.cards, env, ctl))
         cards = self.domain_cards(node.cards, env)
         if key not in self.book.memo:

@@ -22,6 +22,7 @@ to :data:`MEMORY_CAP` copies.
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
+from itertools import pairwise
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
@@ -125,7 +126,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
         with book.group("linked locations (their bottom card is read): each card knows the card under it"):
             for place in sorted(linked):
                 made = model.cards_at_start(place)
-                for below, above in zip(made, made[1:]):
+                for below, above in pairwise(made):
                     book.add(rule(f("init", f("under", loc(place), c(above.id), c(below.id)))))
             book.add(rule(f("hasunder", L, C), true(f("under", L, C, D))))
             book.add(rule(f("bottomcard", L, C), f("linked", L), true(f("at", C, L)), Not(f("hasunder", L, C))))

@@ -31,7 +31,7 @@ class PointMapMixin(CoreCompiler):
 
     def map_key(self, pm: Any, env: Env) -> tuple[str, str]:
         """(owner kind, name) of a point-map expression."""
-        real, real_env = deref(pm, env)
+        real, _real_env = deref(pm, env)
         if isinstance(real, PointStorage):
             from translators.recycle.model import owner_kind
 
@@ -118,7 +118,7 @@ class PointMapMixin(CoreCompiler):
             return {0}
         out: set[int] = set()
         for _, node, effect in sites:
-            awards, dynamic = self.awards(node, effect.env)
+            awards, _dynamic = self.awards(node, effect.env)
             for pattern in self.patterns(awards, attrs):
                 out.add(sum(p for (_, p), hit in zip(awards, pattern) if hit))
         return out

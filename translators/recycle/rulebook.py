@@ -21,7 +21,7 @@ def describe(node: Any, width: int = 100) -> str:
 
     try:
         text = " ".join(print_recycle(node).split())
-    except Exception:  # a synthetic or IR node the printer does not know
+    except (TypeError, AttributeError):  # a synthetic or IR node the printer does not know
         text = type(node).__name__
     return text if len(text) <= width else text[: width - 3] + "..."
 

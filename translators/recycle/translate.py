@@ -312,7 +312,7 @@ class Translator:
             return
         book = self.book
         with book.group("random: what it chooses in a step that needs chance, else noop"):
-            for batch_id, uses in self.comp.chance_uses.items():
+            for uses in self.comp.chance_uses.values():
                 for kind, cond, pick, var in uses:
                     book.add(rule(f("legal", RANDOM, f(kind, var)), cond + pick))
                     book.add(rule(c("chance"), cond))
