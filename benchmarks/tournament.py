@@ -40,7 +40,8 @@ def tournament(path: Path, players: list[str], matches: int, clock: float, seed:
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
-    return json.loads(done.stdout)
+    table: dict[str, object] = json.loads(done.stdout)
+    return table
 
 
 def seats(path: Path) -> int:

@@ -21,6 +21,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -28,14 +29,14 @@ CORPUS = SHARED / "corpus" / "recycle"
 REFERENCE = SHARED / "reference" / "cardstock-random-play.json"
 
 
-def bench(path: Path, games: int, seconds: float, reference: dict) -> dict:
+def bench(path: Path, games: int, seconds: float, reference: dict[str, Any]) -> dict[str, Any]:
     """All the figures of one game."""
     from ggp.reasoner import make_machine
     from ggp.reasoner.play import random_playout
-    from translators.recycle.playstats import play, summarize
+    from translators.recycle.playstats import Playout, play, summarize
     from translators.recycle.translate import translate_file
 
-    row: dict = {"game": path.stem}
+    row: dict[str, Any] = {"game": path.stem}
     start = time.perf_counter()
     translation = translate_file(path)
     row["translate_s"] = time.perf_counter() - start
@@ -46,7 +47,7 @@ def bench(path: Path, games: int, seconds: float, reference: dict) -> dict:
     row["ground_rules"] = getattr(machine, "ground_rules", None)
     row["grounding_s"] = getattr(machine, "grounding_seconds", None)
     rng = random.Random(1)
-    played = []
+    played: list[Playout] = []
     start = time.perf_counter()
     while len(played) < games and time.perf_counter() - start < seconds:
         played.append(play(machine, translation.description, rng))
@@ -88,7 +89,7 @@ def main() -> int:
     for path in files:
         try:
             row = bench(path, args.games, args.seconds, reference)
-        except Exception as exc:  # report and go on with the next game
+        except Exception as exc:  # noqa: BLE001 -- report any failure and go on with the next game
             print(f"{path.stem:28} failed: {type(exc).__name__}: {exc}")
             continue
         rows.append(row)

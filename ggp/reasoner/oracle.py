@@ -118,7 +118,7 @@ class _GroundedState:
 
     def __init__(self, machine: OracleMachine, fluents: frozenset[Term]):
         self.ctl = machine.rules.grounded(facts("true", fluents, machine.names) + _MOVES + _STATE_SHOWS,
-                                          machine.relevant_statements(fluents))
+                                          machine._relevant_statements(fluents))
         self.moves: dict[tuple[Term, Term], clingo.Symbol] = {}
         for atom in self.ctl.symbolic_atoms.by_signature("does", 2):
             role, move = (machine.names.to_term(a) for a in atom.symbol.arguments)
@@ -175,7 +175,7 @@ class OracleMachine(StateMachine):
         """A state holding exactly ``fluents``."""
         return FluentState(fluents)
 
-    def relevant_statements(self, fluents: Iterable[Term]) -> list[ast.AST]:
+    def _relevant_statements(self, fluents: Iterable[Term]) -> list[ast.AST]:
         """The program's statements that can fire when exactly ``fluents`` are true (all of them
         without the cut): what a state's program holds."""
         if not self.cut:
@@ -184,7 +184,7 @@ class OracleMachine(StateMachine):
 
     def relevant(self, fluents: Iterable[Term]) -> tuple[str, ...]:
         """The clingo text of the statements that can fire when exactly ``fluents`` are true."""
-        return tuple(str(s) for s in self.relevant_statements(fluents))
+        return tuple(str(s) for s in self._relevant_statements(fluents))
 
     def _atom(self, symbol: clingo.Symbol) -> tuple[str, tuple[Term, ...]]:
         """An answer-set atom's predicate and arguments as terms (remembered: the same atoms come
@@ -243,7 +243,7 @@ class OracleMachine(StateMachine):
             symbols = self._ground(key[0]).solve(zip(self.roles, joint))
         if symbols is None:  # an illegal move: no external stands for it
             program = facts("true", key[0], self.names) + does_facts(self.roles, joint, self.names)
-            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS, self.relevant_statements(key[0])))
+            symbols = _unique_model(self.rules.grounded(program + _STATE_SHOWS, self._relevant_statements(key[0])))
         nxt: set[Term] = set()
         seen: dict[Constant, set[Term]] = {r: set() for r in self.roles}
         for name, args in map(self._atom, symbols):

@@ -20,6 +20,7 @@ import clingo
 from clingo import ast
 from clingo.ast import ASTType, Sign
 
+#: A predicate's name and arity.
 Signature = tuple[str, int]
 #: What is known of an atom (or fluent): its signature, the positions of its ground arguments
 #: and their values.

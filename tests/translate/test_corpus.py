@@ -128,7 +128,7 @@ LONG_GAMES = {
 @pytest.mark.slow
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_random_playouts_keep_invariants(path: Path) -> None:
-    endings = {}
+    endings: dict[str, int] = {}
     for seed in range(20):
         _, ending = check_playout(str(path), seed)
         endings[ending] = endings.get(ending, 0) + 1

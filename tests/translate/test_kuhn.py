@@ -25,7 +25,7 @@ RANKS = {"JACK": 1, "QUEEN": 2, "KING": 3, "J": 1, "Q": 2, "K": 3}
 
 def kuhn_outcomes() -> dict[tuple[int, int, tuple[str, ...]], tuple[int, int]]:
     """(card of player 0, card of player 1, actions) -> chips won by each (independent rules)."""
-    out = {}
+    out: dict[tuple[int, int, tuple[str, ...]], tuple[int, int]] = {}
     for c0, c1 in permutations((1, 2, 3), 2):
         showdown_winner = 0 if c0 > c1 else 1
         for actions in (("check", "check"), ("check", "bet", "fold"), ("check", "bet", "call"),
@@ -48,14 +48,14 @@ def kuhn_outcomes() -> dict[tuple[int, int, tuple[str, ...]], tuple[int, int]]:
 ACTIONS = {0: "check", 1: "bet", 2: "fold", 3: "call"}
 
 
-def tree(path: object) -> dict:
+def tree(path: object) -> dict[tuple[int, int, tuple[str, ...]], tuple[tuple[int, int], dict[str, int]]]:
     """Every terminal history of the translated game: (cards, actions) -> (chips, goals)."""
     translation = translate_file(path)  # type: ignore[arg-type]
     machine = make_machine(translation.description)
     ranks: dict[str, int] = {}
     for card in translation.model.cards:
         ranks[card.id] = RANKS[dict(card.attrs)["RANK"]]
-    found: dict = {}
+    found: dict[tuple[int, int, tuple[str, ...]], tuple[tuple[int, int], dict[str, int]]] = {}
 
     def visit(state: State, dealt: list[str], actions: list[str]) -> None:
         if machine.is_terminal(state):

@@ -46,7 +46,7 @@ def _play(env: dict[str, str], name: str, players: list[str], seed: int) -> dict
     replay = ggp(env, "replay", str(summary["record"]), "--reasoner", REASONER, timeout=600)
     assert replay.returncode == 0, replay.stderr[-2000:]
     assert json.loads(replay.stdout)["goals"] == summary["goals"]
-    return summary
+    return dict(summary)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import json
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,10 +32,12 @@ KNOWN = {
 }
 
 
-def reference() -> dict:
+def reference() -> dict[str, Any]:
+    """The engine's random-play statistics, by file name."""
     if not REFERENCE.exists():
         pytest.skip(f"needs {REFERENCE}")
-    return json.loads(REFERENCE.read_text())
+    data: dict[str, Any] = json.loads(REFERENCE.read_text())
+    return data
 
 
 def compare(path: Path, games: int) -> list[str]:
