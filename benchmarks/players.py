@@ -26,19 +26,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ggp.gdl.load import load_game
-from ggp.manager.client import make_client
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord
 from ggp.manager.runner import MatchSettings, run_match
+from ggp.manager.seating import ClientPool
 
 RULESHEETS = ROOT / "rulesheets"
 KRIEG = ROOT.parent / "shared" / "corpus" / "gdl2" / "kriegTTT_4x4.gdl"
 
 
+#: The players' processes, kept from match to match (each match gets fresh, seeded players).
+POOL = ClientPool()
+
+
 def match(path: Path, specs: list[str], seed: int, clock: float) -> MatchRecord:
-    """One seeded in-process match."""
-    clients = [make_client(spec, random.Random(f"{seed}/{i}")) for i, spec in enumerate(specs)]
-    return run_match(load_game(path), clients, MatchSettings(Clocks(10.0, clock, 0.5), seed))
+    """One seeded match, each player in a process of its own."""
+    clients = POOL.take(specs, [random.Random(f"{seed}/{i}") for i in range(len(specs))])
+    try:
+        return run_match(load_game(path), clients, MatchSettings(Clocks(10.0, clock, 0.5), seed),
+                         close_clients=False)
+    finally:
+        POOL.give_back(clients)
 
 
 def moves(record: MatchRecord, role: str) -> list[str]:
@@ -167,4 +175,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with POOL:
+        main()

@@ -3,10 +3,12 @@
     python benchmarks/protocol.py [--matches N] [--reasoner fast|oracle] [--game FILE]
 
 1. Protocol overhead per step: the same number of matches of random players (default:
-   tic-tac-toe) once with both players in-process and once with each player behind its own
-   ``ggp serve`` process on loopback. Every step asks both players for a move, so the
-   difference of the mean step times is what HTTP, message printing and parsing, and the
-   server's session cost per step. The round trip of a bare ``(info)`` request is shown too.
+   tic-tac-toe) once with both players in-process, once with each player in a process of its
+   own behind a pipe (as ``ggp match`` seats them; the processes kept from match to match), and
+   once with each player behind its own ``ggp serve`` process on loopback. Every step asks both
+   players for a move, so the difference of the mean step times is what the transport, message
+   printing and parsing, and the server's session cost per step. The round trip of a bare
+   ``(info)`` request is shown too.
 2. Matches per minute: complete tic-tac-toe matches between in-process random players (the
    rules read once; each match builds its state machines: the manager's and one per player).
 """
@@ -33,6 +35,7 @@ from ggp.manager.client import LocalPlayer, PlayerClient, RemotePlayer
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord
 from ggp.manager.runner import MatchSettings, run_match
+from ggp.manager.seating import open_clients
 from ggp.players.registry import create_player
 
 CLOCKS = Clocks(start=10.0, play=5.0, slack=1.0)
@@ -56,8 +59,9 @@ def serve(reasoner: str | None, seed: int) -> Iterator[str]:
         proc.wait()
 
 
-def play(game: GameDescription, clients: list[PlayerClient], seed: int, reasoner: str | None) -> MatchRecord:
-    record = run_match(game, clients, MatchSettings(CLOCKS, seed, "auto", reasoner))
+def play(game: GameDescription, clients: list[PlayerClient], seed: int, reasoner: str | None,
+         close: bool = True) -> MatchRecord:
+    record = run_match(game, clients, MatchSettings(CLOCKS, seed, "auto", reasoner), close_clients=close)
     if record.status != "finished":
         raise SystemExit(f"match {seed} ended with status {record.status}: {record.errors}")
     return record
@@ -66,6 +70,21 @@ def play(game: GameDescription, clients: list[PlayerClient], seed: int, reasoner
 def local_clients(count: int, seed: int, reasoner: str | None) -> list[PlayerClient]:
     return [LocalPlayer("random", create_player("random", rng=random.Random(f"{seed}/{i}"), reasoner=reasoner), reasoner)
             for i in range(count)]
+
+
+def process_matches(game: GameDescription, count: int, matches: int, reasoner: str | None) -> list[MatchRecord]:
+    """``matches`` matches with each player in a process of its own, seeded as in-process."""
+    clients = open_clients(["random"] * count, [random.Random(f"0/{i}") for i in range(count)], reasoner)
+    try:
+        records = []
+        for seed in range(matches):
+            for i, client in enumerate(clients):
+                client.new_match(random.Random(f"{seed}/{i}"))
+            records.append(play(game, clients, seed, reasoner, close=False))
+        return records
+    finally:
+        for client in clients:
+            client.close()
 
 
 def step_times(records: list[MatchRecord]) -> list[float]:
@@ -97,13 +116,17 @@ def main() -> int:
 
     # 1. protocol overhead per step
     local = [play(game, local_clients(roles, seed, args.reasoner), seed, args.reasoner) for seed in range(args.matches)]
+    piped = process_matches(game, roles, args.matches, args.reasoner)
     with ExitStack() as stack:
         urls = [stack.enter_context(serve(args.reasoner, 100 + i)) for i in range(roles)]
         remote = [play(game, [RemotePlayer(u) for u in urls], seed, args.reasoner) for seed in range(args.matches)]
         info = info_round_trip(urls[0])
-    local_steps, remote_steps = step_times(local), step_times(remote)
-    local_mean, remote_mean = statistics.mean(local_steps), statistics.mean(remote_steps)
+    local_steps, piped_steps, remote_steps = step_times(local), step_times(piped), step_times(remote)
+    local_mean, piped_mean = statistics.mean(local_steps), statistics.mean(piped_steps)
+    remote_mean = statistics.mean(remote_steps)
     print(f"in-process step:  {local_mean * 1000:8.2f} ms mean over {len(local_steps)} steps")
+    print(f"process step:     {piped_mean * 1000:8.2f} ms mean over {len(piped_steps)} steps "
+          f"({roles} players, each in its own process, one pipe message each, in parallel)")
     print(f"loopback step:    {remote_mean * 1000:8.2f} ms mean over {len(remote_steps)} steps "
           f"({roles} players, one HTTP request each, in parallel)")
     print(f"protocol overhead per step: {(remote_mean - local_mean) * 1000:.2f} ms "

@@ -1,4 +1,5 @@
-"""Building large structures without the cyclic garbage collector walking them over and over."""
+"""The cyclic garbage collector kept off large, long-lived structures: while they are built
+(:func:`rare_collections`) and while a match uses them (:func:`keep_out`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ BUILD_THRESHOLD = 50_000
 _lock = threading.Lock()
 _builds = 0
 _saved: tuple[int, ...] = ()
+_frozen = 0
 
 
 @contextmanager
@@ -39,3 +41,27 @@ def rare_collections() -> Iterator[None]:
             _builds -= 1
             if _builds == 0:
                 gc.set_threshold(*_saved)
+
+
+@contextmanager
+def keep_out() -> Iterator[None]:
+    """Keep the objects that exist now out of the collector's full collections in the block.
+
+    A player builds its rules, its state machine and its belief at the start of a match and
+    keeps them to the end: millions of objects that a full collection, which Python starts after
+    enough allocations, walks every time (translated Agram: about 80 ms, in the middle of a
+    20 ms belief update). Frozen (:func:`gc.freeze`), they are skipped; they are released (and
+    cyclic garbage among them collected) when the last block ends.
+    """
+    global _frozen
+    with _lock:
+        if _frozen == 0:
+            gc.freeze()
+        _frozen += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _frozen -= 1
+            if _frozen == 0:
+                gc.unfreeze()

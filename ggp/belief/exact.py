@@ -1,7 +1,11 @@
-"""The exact information set: every consistent history, weighted by its prior probability.
+"""The exact information set, carried forward one step at a time.
 
-Enumerated by the solver when there are at most ``cap`` histories. Histories that end in the
-same state add up: the information set is the distribution over distinct end states.
+While it is small, a belief keeps every state its role cannot rule out, with its posterior
+probability: each step maps every state through every joint move that explains the
+observation (:class:`~ggp.belief.proposal.StepModel`), and histories that reach the same state
+add up. This is exact Bayesian filtering over states, and its cost depends on the number of
+states and candidate moves, never on the length of the match. Each state keeps one history
+that leads to it, drawn in proportion to the histories' probabilities.
 """
 
 from __future__ import annotations
@@ -10,23 +14,19 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ggp.belief.prior import MoveModelError, Prior
-from ggp.belief.weighted import Particle, WeightedSample
-from ggp.gdl.terms import Term, sort_key
-from ggp.reasoner.machine import FluentState
-from ggp.reasoner.temporal import HistorySolver
+from ggp.belief.particles import Particle, Particles, Past, history_of, systematic
+from ggp.belief.proposal import StepModel
+from ggp.gdl.terms import Term
+from ggp.reasoner.machine import JointMove, State
 
 
 @dataclass(frozen=True)
 class InformationSet:
-    """The states a role cannot tell apart, with their posterior probabilities.
+    """The states a role cannot tell apart, with their posterior probabilities (summing to
+    one) and, for each, one history that leads to it."""
 
-    ``histories`` are all consistent histories as particles weighted by their posterior
-    probability; ``states`` maps each distinct end state to the sum of its histories' weights.
-    """
-
-    histories: tuple[Particle, ...]
-    states: Mapping[FluentState, float]
+    states: Mapping[State, float]
+    pasts: Mapping[State, Past]
 
     @property
     def size(self) -> int:
@@ -45,24 +45,46 @@ class InformationSet:
         """The fluents true in some state."""
         return frozenset.union(*(s.fluents for s in self.states))
 
-    def draw(self, k: int, rng: random.Random) -> WeightedSample:
-        """``k`` histories drawn independently from the posterior, equally weighted."""
-        picks = rng.choices(self.histories, weights=[p.weight for p in self.histories], k=k)
-        return WeightedSample([Particle(p.state, 1.0, p.history) for p in picks])
+    def history(self, state: State) -> tuple[JointMove, ...]:
+        """A history leading to ``state`` (drawn in proportion to the histories' probabilities)."""
+        return history_of(self.pasts[state])
+
+    def particles(self, k: int, rng: random.Random) -> Particles:
+        """``k`` equally weighted particles in proportion to the probabilities (systematic
+        resampling: each state about its expected number of times)."""
+        weighted = [Particle(s, p, self.pasts[s]) for s, p in self.states.items()]
+        return Particles([p.reweighted(1.0) for p in systematic(weighted, k, rng)])
+
+    def as_particles(self) -> Particles:
+        """One particle per state, weighted by its probability."""
+        return Particles([Particle(s, p, self.pasts[s]) for s, p in self.states.items()])
 
 
-def enumerate_information_set(solver: HistorySolver, prior: Prior, cap: int) -> InformationSet | None:
-    """The exact information set, or None when there are more than ``cap`` consistent histories."""
-    records = solver.histories(cap, detail=prior.needs_states)
-    if records is None:
+def initial_set(state: State) -> InformationSet:
+    """The information set before the first step: the initial state, certainly."""
+    return InformationSet({state: 1.0}, {state: None})
+
+
+def work(info: InformationSet, model: StepModel) -> int:
+    """The number of candidate joint moves a step of ``info`` would check."""
+    return sum(model.candidates(state) for state in info.states)
+
+
+def step(info: InformationSet, model: StepModel, rng: random.Random) -> InformationSet | None:
+    """``info`` after the step of ``model``; None when no state explains it."""
+    weights: dict[State, float] = {}
+    pasts: dict[State, Past] = {}
+    for state, p in info.states.items():
+        past = info.pasts[state]
+        for joint, prior, after in model.explanations(state):
+            w = p * prior
+            if w <= 0:
+                continue
+            total = weights.get(after, 0.0) + w
+            weights[after] = total
+            if after not in pasts or rng.random() * total < w:
+                pasts[after] = (joint, past)
+    total = sum(weights.values())
+    if not weights or total <= 0:
         return None
-    weighted = [(r, prior.of_history(r, solver.roles, solver.role)) for r in records]
-    total = sum(w for _, w in weighted)
-    if total <= 0:
-        raise MoveModelError("the move model gives every consistent history probability 0")
-    histories = tuple(Particle(FluentState(r.end), w / total, r.joints) for r, w in weighted)
-    states: dict[FluentState, float] = {}
-    for p in histories:
-        states[p.state] = states.get(p.state, 0.0) + p.weight
-    ordered = sorted(states.items(), key=lambda item: sorted(sort_key(f) for f in item[0].fluents))
-    return InformationSet(histories, dict(ordered))
+    return InformationSet({s: w / total for s, w in weights.items()}, pasts)

@@ -39,7 +39,7 @@ class Prior:
         """True when the probabilities depend on the state (a model is set)."""
         return self.model is not None
 
-    def probabilities(self, role: Constant, legal: tuple[Term, ...], state: frozenset[Term] | None) -> Mapping[Term, float]:
+    def probabilities(self, role: Constant, legal: tuple[Term, ...], state: State | frozenset[Term] | None) -> Mapping[Term, float]:
         """The probability of each legal move of ``role`` (``state`` needed only with a model)."""
         if not legal:
             return {}
@@ -47,7 +47,9 @@ class Prior:
             return dict.fromkeys(legal, 1.0 / len(legal))
         if state is None:
             raise ValueError("a move model needs the state")
-        weights = [float(w) for w in self.model(role, FluentState(state), legal)]
+        if not isinstance(state, State):
+            state = FluentState(state)
+        weights = [float(w) for w in self.model(role, state, legal)]
         if len(weights) != len(legal) or not all(math.isfinite(w) and w >= 0 for w in weights):
             raise MoveModelError(f"the move model gave {weights} for the {len(legal)} legal moves of {role}")
         total = sum(weights)

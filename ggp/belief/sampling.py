@@ -49,11 +49,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ggp.belief.particles import Particle, past_of
 from ggp.belief.prior import Prior
-from ggp.belief.weighted import Particle, WeightedSample
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Constant, Term
-from ggp.reasoner.machine import FluentState, JointMove, State, StateMachine
+from ggp.reasoner.machine import JointMove, State, StateMachine
 from ggp.reasoner.temporal import Fixed, HistorySolver, Snapshot
 
 
@@ -93,8 +93,8 @@ class GuidedSampler:
         solver: HistorySolver,
         prior: Prior,
         own_moves: tuple[Term, ...],
+        machine: StateMachine,
         settings: SamplerSettings = DEFAULT_SETTINGS,
-        machine: StateMachine | None = None,
     ):
         self.solver = solver
         self.prior = prior
@@ -110,23 +110,16 @@ class GuidedSampler:
         self._choices: dict[tuple[tuple[Fixed, ...], Constant], _Choice] = {}
 
     def _snapshot(self, fixed: tuple[Fixed, ...], time: int, roles: tuple[Constant, ...], state: bool) -> Snapshot:
-        """The legal moves and state after the ``fixed`` moves: from the machine when there is
-        one (replaying the history), else from the solver."""
+        """The legal moves and state after the ``fixed`` moves (the history replayed with the machine)."""
         snap = self._snapshots.get((time, fixed))
-        if snap is None and self.machine is not None:
+        if snap is None:
             current = self._replay(fixed, time)
             legal = {r: self.machine.legal_moves(current, r) for r in roles}
             snap = self._snapshots[(time, fixed)] = Snapshot(legal, current.fluents if state else None)
-        if snap is None:
-            found = self.solver.snapshot(fixed, time, roles, state)
-            if found is None:  # pragma: no cover - every move chosen was feasible
-                raise ReasonerError(f"no consistent history makes the moves chosen before step {time + 1}")
-            snap = self._snapshots[(time, fixed)] = found
         return snap
 
     def _replay(self, fixed: tuple[Fixed, ...], time: int) -> State:
         """The machine's state at ``time`` after the ``fixed`` moves (all moves before ``time``)."""
-        assert self.machine is not None
         if time == 0:
             return self.machine.initial_state()
         current = self._states.get((time, fixed))
@@ -221,9 +214,7 @@ class GuidedSampler:
         return fixed, factor
 
     def _particle(self, fixed: tuple[Fixed, ...], weight: float) -> Particle:
-        end = self._snapshot(fixed, self.solver.horizon, (), True).state
-        assert end is not None
-        return Particle(FluentState(end), weight, self._joints(fixed))
+        return Particle(self._replay(fixed, self.solver.horizon), weight, past_of(self._joints(fixed)))
 
     def _joints(self, fixed: Sequence[Fixed]) -> tuple[JointMove, ...]:
         roles = self.solver.roles
@@ -232,8 +223,8 @@ class GuidedSampler:
             moves[t][role] = move
         return tuple(tuple(step[r] for r in roles) for step in moves)
 
-    def sample(self, k: int, rng: random.Random, budget: float | None = None) -> WeightedSample:
-        """``k`` weighted particles, moved forward together one step at a time.
+    def sample(self, k: int, rng: random.Random, budget: float | None = None) -> list[Particle]:
+        """``k`` weighted particles (weights not normalised), moved forward together one step at a time.
 
         After a step, when the effective sample size falls below ``resample_below`` times the
         number of particles, they are resampled (systematically, in proportion to their
@@ -260,7 +251,7 @@ class GuidedSampler:
             ess = total * total / sum(w * w for _, w in paths)
             if keep < len(paths) or ess < self.settings.resample_below * len(paths):
                 paths = _resample(paths, keep, total, rng)
-        return WeightedSample([self._particle(fixed, weight) for fixed, weight in paths])
+        return [self._particle(fixed, weight) for fixed, weight in paths]
 
 
 def _resample(

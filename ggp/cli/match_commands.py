@@ -32,10 +32,11 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "match",
-        help="host a match between in-process and remote players",
+        help="host a match between local and remote players",
         description="Run one match of FILE. Give one --player per non-random role, in the order of "
-        "the role facts: a registered player name (run in this process) or http://HOST:PORT (a "
-        "remote GGP player). Prints one JSON object: goals, record path and errors.",
+        "the role facts: a registered player name or module:Class (each run in a process of its "
+        "own) or http://HOST:PORT (a remote GGP player). Prints one JSON object: goals, record "
+        "path and errors.",
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--player", action="append", required=True, metavar="SPEC", help="a player (repeat per role)")
@@ -50,6 +51,7 @@ def register(sub: Any) -> None:
                    help="auto: GDL messages for games without sees; gdl2: GDL-II messages always")
     p.add_argument("--match-id", metavar="ID", help="the match id (default: game name, time and random digits)")
     _reasoner_option(p)
+    in_process_option(p)
     p.add_argument("--verbose", "-v", action="store_true", help="print each step to stderr")
     p.set_defaults(run=run_match_command)
 
@@ -79,6 +81,13 @@ def register(sub: Any) -> None:
 def _reasoner_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reasoner", choices=REASONERS, default=None,
                    help="state machine for the rules (default: the project's default reasoner)")
+
+
+def in_process_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--in-process`` to ``p``."""
+    p.add_argument("--in-process", action="store_true",
+                   help="run the players in this process instead of one process each (for debugging: "
+                   "they then share one interpreter, and one player's thinking slows the others)")
 
 
 def _logging(verbose: bool) -> None:
@@ -111,19 +120,27 @@ def run_serve(args: argparse.Namespace) -> int:
 def run_match_command(args: argparse.Namespace) -> int:
     """Host one match, write its record, print the summary."""
     from ggp.gdl.load import load_game
-    from ggp.manager.client import make_client
     from ggp.manager.clocks import Clocks
     from ggp.manager.record import write_record
-    from ggp.manager.runner import MatchSettings, run_match
+    from ggp.manager.runner import MatchRunner, MatchSettings
+    from ggp.manager.seating import close_all, open_clients, wait_ready
     from ggp.manager.store import MatchStore, default_record_path
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     clocks = Clocks(args.startclock, args.playclock, args.slack)
-    description = load_game(args.file)
-    clients = [make_client(spec, random.Random(f"{seed}/{i}"), args.reasoner) for i, spec in enumerate(args.player)]
+    rngs = [random.Random(f"{seed}/{i}") for i in range(len(args.player))]
     settings = MatchSettings(clocks, seed, args.protocol, args.reasoner, args.match_id)
     progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.verbose else None
-    record = run_match(description, clients, settings, progress)
+    # The players' processes start while the rules are read and the manager's machine is
+    # built; the match closes them.
+    clients = open_clients(args.player, rngs, args.reasoner, in_process=args.in_process, wait=False)
+    try:
+        runner = MatchRunner(load_game(args.file), clients, settings, progress)
+        wait_ready(clients)
+    except BaseException:
+        close_all(clients)
+        raise
+    record = runner.run()
     path = write_record(record, args.record or default_record_path(record.match_id))
     with MatchStore(args.db) as store:
         store.add(record, path.resolve())

@@ -9,6 +9,7 @@ import secrets
 import sys
 from typing import Any, TextIO
 
+from ggp.cli.match_commands import in_process_option
 from ggp.reasoner import REASONERS
 
 
@@ -26,9 +27,10 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "tournament",
-        help="play many matches in-process with the players rotated over the seats",
-        description="Play N matches of FILE in this process (through the same runner as ggp match), "
-        "seating the --player specs rotated by the match number, and print one JSON object: "
+        help="play many matches with the players rotated over the seats",
+        description="Play N matches of FILE (through the same runner as ggp match, each player in "
+        "a process of its own, kept from match to match), seating the --player specs rotated by "
+        "the match number, and print one JSON object: "
         '{"matches": N, "mean_goals": {SPEC: x, ...}, "ci95": {SPEC: [lo, hi], ...}} '
         "(every goal a spec received, pooled over seats; 95 % confidence interval of the mean).",
     )
@@ -46,6 +48,7 @@ def register(sub: Any) -> None:
     p.add_argument("--record-dir", metavar="DIR", help="write every match record into DIR")
     p.add_argument("--reasoner", choices=REASONERS, default=None,
                    help="state machine for the rules (default: the project's default reasoner)")
+    in_process_option(p)
     p.add_argument("--verbose", "-v", action="store_true", help="print each match's goals to stderr")
     p.set_defaults(run=run_tournament)
 
@@ -121,7 +124,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     bar.update(0)
     try:
         result = play_tournament(description, args.player, args.matches, clocks, seed, args.reasoner,
-                                 args.protocol, record_dir, progress)
+                                 args.protocol, record_dir, progress, args.in_process)
     finally:
         bar.close()
     for line in result.errors[:20]:

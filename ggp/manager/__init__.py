@@ -1,7 +1,10 @@
-"""The game manager: runs matches between in-process and remote players and records them.
+"""The game manager: runs matches between players (each in a process of its own, remote, or
+in-process) and records them.
 
 :mod:`.runner` (the match loop), :mod:`.clocks` (when answers are due), :mod:`.client` (talking
-to players), :mod:`.record` (match records as JSON), :mod:`.store` (the SQLite match database),
+to players: the interface, remote and in-process players), :mod:`.process` (a player in a
+process of its own), :mod:`.seating` (which client a spec gets; clients kept between matches),
+:mod:`.record` (match records as JSON), :mod:`.store` (the SQLite match database),
 :mod:`.replay` (re-checking a record against its rules).
 """
 

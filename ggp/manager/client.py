@@ -1,8 +1,11 @@
-"""Talking to players: over HTTP (:class:`RemotePlayer`) or in-process (:class:`LocalPlayer`).
+"""Talking to players: the :class:`PlayerClient` interface, over HTTP (:class:`RemotePlayer`)
+or in the manager's own process (:class:`LocalPlayer`).
 
-Both take a typed message and a deadline and return a :class:`Reply`: the answer text, or why
-there is none (``timeout``, ``refused``, ``closed``, ``http``, ``error``). They never raise for
-a player's failure and never wait past the deadline (remote) or the player's clock (local).
+Clients take a typed message and a deadline and return a :class:`Reply`: the answer text, or
+why there is none (``timeout``, ``refused``, ``closed``, ``http``, ``error``). They never raise
+for a player's failure and never wait past the deadline (remote) or the player's clock (local).
+Players in processes of their own are in :mod:`ggp.manager.process`; which client a ``--player``
+spec gets is decided in :mod:`ggp.manager.seating`.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ import socket
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import TracebackType
+from typing import TypeVar
 from urllib.parse import urlsplit
 
+from ggp.deadline import Deadline
 from ggp.errors import GGPError
 from ggp.players.base import Player
-from ggp.players.deadline import Deadline
 from ggp.protocol.http import HttpError, PeerClosed, read_response, render_request
 from ggp.protocol.messages import Message, ProtocolError
 from ggp.server.service import PlayerService
@@ -51,8 +57,15 @@ class Reply:
         return self.text is not None
 
 
+C = TypeVar("C", bound="PlayerClient")
+
+
 class PlayerClient(ABC):
-    """One seat's player as the manager sees it."""
+    """One player as the manager sees it; usable as a context manager (closed on exit).
+
+    A client is not bound to a seat: the ``start`` message names the role, so the same client
+    can play one match after another in different seats (:meth:`new_match` in between).
+    """
 
     spec: str
 
@@ -60,8 +73,21 @@ class PlayerClient(ABC):
     def send(self, message: Message, deadline: Deadline) -> Reply:
         """Deliver ``message`` and return the answer, by ``deadline``."""
 
+    def new_match(self, rng: random.Random) -> None:
+        """Play the next match with a fresh player seeded by ``rng`` (default: nothing to do,
+        e.g. a remote player seeds itself)."""
+
     def close(self) -> None:
-        """Release resources (default: none)."""
+        """Release resources (default: none). Closing twice is harmless."""
+
+    def __enter__(self: C) -> C:
+        """The client itself."""
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        """Close the client."""
+        self.close()
 
 
 def parse_url(url: str) -> tuple[str, int]:
@@ -139,11 +165,27 @@ class RemotePlayer(PlayerClient):
 
 
 class LocalPlayer(PlayerClient):
-    """A registered player run in this process, through the same service as ``ggp serve``."""
+    """A player run in this process, through the same service as ``ggp serve``.
 
-    def __init__(self, spec: str, player: Player, reasoner: str | None = None):
+    It shares the manager's interpreter (and its lock) with every other in-process player: for
+    programmatic use, debugging (``--in-process``) and players that need the manager's console.
+    :meth:`new_match` makes a fresh player with ``factory(rng)`` (default: the player's class
+    called with ``rng`` and ``reasoner``).
+    """
+
+    def __init__(self, spec: str, player: Player, reasoner: str | None = None,
+                 factory: Callable[[random.Random], Player] | None = None):
         self.spec = spec
+        self.reasoner = reasoner
+        self.factory = factory
         self.service = PlayerService(player, reasoner=reasoner)
+
+    def new_match(self, rng: random.Random) -> None:
+        """End any match still running and continue with a fresh player seeded by ``rng``."""
+        old = self.service
+        old.close()
+        player = self.factory(rng) if self.factory else type(old.player)(rng=rng, reasoner=self.reasoner)
+        self.service = PlayerService(player, reasoner=self.reasoner, margin=old.margin)
 
     def send(self, message: Message, deadline: Deadline) -> Reply:
         """Hand ``message`` to the service; its answer (the service keeps its own clock)."""
@@ -159,12 +201,3 @@ class LocalPlayer(PlayerClient):
     def close(self) -> None:
         """End the player's match, if the manager did not (an interrupted match)."""
         self.service.close()
-
-
-def make_client(spec: str, rng: random.Random, reasoner: str | None = None) -> PlayerClient:
-    """A client for ``spec``: ``http://host:port`` (remote) or a registered player (in-process)."""
-    from ggp.players.registry import create_player
-
-    if spec.startswith(("http://", "https://")):
-        return RemotePlayer(spec)
-    return LocalPlayer(spec, create_player(spec, rng=rng, reasoner=reasoner), reasoner)

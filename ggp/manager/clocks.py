@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ggp.deadline import Deadline
 from ggp.errors import GGPError
-from ggp.players.deadline import Deadline
 
 
 class ClockError(GGPError, ValueError):

@@ -3,12 +3,13 @@
 The manager holds the true state. Each step it asks every player (all at once, each within the
 play clock plus slack) for a move, plays ``random`` itself (uniformly, with the match's seeded
 ``random.Random``), and replaces any move it cannot use (no answer in time, no connection, an
-answer that is not a move, an illegal move, a crashed in-process player) by a random legal move,
+answer that is not a move, an illegal move, a player that crashed) by a random legal move,
 recording the reason. That move is what the player is told it played. GDL-II games get GDL-II
 messages with each role's own percepts; games without ``sees`` get plain GDL messages (every
 joint move), or with ``protocol="gdl2"`` GDL-II messages after the rule
 ``(<= (sees ?p (did ?q ?m)) (role ?p) (does ?q ?m))`` is added, as the Dresden manager does
-for players registered as GDL-II. The match ends with ``stop`` (``abort`` on Ctrl-C).
+for players registered as GDL-II. The match ends with ``stop`` (``abort`` on Ctrl-C). The
+clients are closed at the end unless the caller keeps them for more matches (``close_clients``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ggp.deadline import Deadline
 from ggp.errors import GGPError, ReasonerError
 from ggp.gdl.kif import parse_kif
 from ggp.gdl.rules import RANDOM, GameDescription
@@ -31,7 +33,6 @@ from ggp.gdl.terms import Constant, Term, sort_key
 from ggp.manager.client import TIMEOUT, PlayerClient, Reply
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import Answer, Event, MatchRecord, Step, Substitution
-from ggp.players.deadline import Deadline
 from ggp.protocol.messages import (
     Abort,
     Message,
@@ -43,7 +44,7 @@ from ggp.protocol.messages import (
     StopII,
     parse_move,
 )
-from ggp.reasoner import make_machine
+from ggp.reasoner import warm
 from ggp.reasoner.machine import JointMove, State, StateMachine
 
 #: The rule the Dresden manager adds to games without ``sees`` for GDL-II players.
@@ -96,17 +97,21 @@ def _now() -> str:
 
 
 class MatchRunner:
-    """One match of ``description`` between ``clients`` (one per non-random role, in order)."""
+    """One match of ``description`` between ``clients`` (one per non-random role, in order);
+    closes them at the end when ``close_clients``."""
 
     def __init__(self, description: GameDescription, clients: Sequence[PlayerClient],
                  settings: MatchSettings = MatchSettings(),
-                 progress: Callable[[str], None] | None = None):
+                 progress: Callable[[str], None] | None = None, close_clients: bool = True):
         self.settings = settings
+        self.close_clients = close_clients
         self.original = description
         self.description = sent_description(description, settings.protocol)
         self.gdl2 = self.description.uses_sees
-        self.machine: StateMachine = (make_machine(self.description, settings.reasoner) if settings.reasoner
-                                      else make_machine(self.description))
+        # Built (and, for the fast reasoner, stored in the disk cache) before START, so the
+        # players' processes load the machine instead of building it on the start clock.
+        self.machine: StateMachine = (warm(self.description, settings.reasoner) if settings.reasoner
+                                      else warm(self.description))
         self.seats = [r for r in self.machine.roles if r != RANDOM]
         if len(clients) != len(self.seats):
             raise MatchSetupError(f"the game has {len(self.seats)} player roles "
@@ -147,8 +152,9 @@ class MatchRunner:
             record.seconds = round(time.monotonic() - began, 6)
             for pool in self._pools.values():
                 pool.shutdown(wait=False)
-            for client in self.clients.values():
-                client.close()
+            if self.close_clients:
+                for client in self.clients.values():
+                    client.close()
         return record
 
     def _start_all(self) -> State:
@@ -269,6 +275,15 @@ class MatchRunner:
 
 def run_match(description: GameDescription, clients: Sequence[PlayerClient],
               settings: MatchSettings = MatchSettings(),
-              progress: Callable[[str], None] | None = None) -> MatchRecord:
-    """Play one match and return its record (see :class:`MatchRunner`)."""
-    return MatchRunner(description, clients, settings, progress).run()
+              progress: Callable[[str], None] | None = None, close_clients: bool = True) -> MatchRecord:
+    """Play one match and return its record (see :class:`MatchRunner`); the clients are closed
+    at the end unless ``close_clients`` is False (to reuse them: ``new_match`` in between),
+    also when the match cannot begin."""
+    try:
+        runner = MatchRunner(description, clients, settings, progress, close_clients)
+    except BaseException:
+        if close_clients:
+            for client in clients:
+                client.close()
+        raise
+    return runner.run()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ggp.errors import GGPError
 from ggp.manager.record import MatchRecord, RecordError
+from ggp.paths import data_dir as data_dir  # re-exported: ggp.players.memory reads it here
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -40,15 +41,6 @@ CREATE TABLE IF NOT EXISTS matches (
 
 class StoreError(GGPError):
     """The match database cannot be opened or has no such match."""
-
-
-def data_dir() -> Path:
-    """The directory for the database and default record files (see the module doc)."""
-    explicit = os.environ.get("GGP_DATA_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "ggp"
 
 
 def default_store_path() -> Path:

@@ -1,11 +1,14 @@
-"""Tournaments: many matches of one game in this process, the players rotated over the seats.
+"""Tournaments: many matches of one game, the players rotated over the seats.
 
 Match ``i`` (from 0) seats the player specs rotated by ``i``: seat ``j`` (the ``j``-th role other
 than ``random``) gets ``specs[(i + j) % n]``, so every spec plays every seat equally often when
 the number of matches is a multiple of the number of seats. Each match runs through the same
-runner as ``ggp match`` (:func:`~ggp.manager.runner.run_match`) with its own seed (derived from
-the tournament's) and fresh players. The summary pools every goal a spec received, whatever the
-seat; a spec given twice (self-play) is reported once.
+runner as ``ggp match`` (:class:`~ggp.manager.runner.MatchRunner`) with its own seed (derived from
+the tournament's) and fresh players: the player in seat ``j`` of match ``i`` is seeded with
+``random.Random(f"{seed}/{i}/{j}")``. One client per spec (each player in a process of its own,
+see :mod:`ggp.manager.seating`) is started before the first match and kept to the end, with a
+fresh player for every match. The summary pools every goal a spec received, whatever the seat;
+a spec given twice (self-play) is reported once.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from ggp.gdl.rules import RANDOM, GameDescription
-from ggp.manager.client import make_client
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord, write_record
-from ggp.manager.runner import MatchSettings, MatchSetupError, run_match
+from ggp.manager.runner import MatchRunner, MatchSettings, MatchSetupError
+from ggp.manager.seating import close_all, open_clients, wait_ready
 
 #: The range of GDL goal values: a mean's confidence interval is clipped to it.
 GOAL_RANGE = (0.0, 100.0)
@@ -94,12 +97,14 @@ def play_tournament(
     protocol: str = "auto",
     record_dir: Path | None = None,
     progress: Callable[[int, MatchRecord], None] | None = None,
+    in_process: bool = False,
 ) -> TournamentResult:
     """Play ``matches`` matches of ``description`` between ``specs`` (one per seat, rotated).
 
     Stops early (``interrupted``) when a match was aborted by Ctrl-C. Records are written to
     ``record_dir`` when given. Raises :class:`MatchSetupError` when the number of specs is not
-    the number of seats.
+    the number of seats. With ``in_process`` every player runs in this process (debugging).
+    The clients are closed at the end, also after an error or Ctrl-C.
     """
     seats = [r for r in description.roles if r != RANDOM]
     if len(specs) != len(seats):
@@ -108,23 +113,34 @@ def play_tournament(
     if matches < 1:
         raise MatchSetupError(f"the number of matches must be positive, not {matches}")
     result = TournamentResult(list(specs))
-    for i in range(matches):
-        seated = seating(specs, i)
-        match_seed = random.Random(f"{seed}/match/{i}").getrandbits(31)
-        clients = [make_client(spec, random.Random(f"{seed}/{i}/{j}"), reasoner) for j, spec in enumerate(seated)]
-        settings = MatchSettings(clocks, match_seed, protocol, reasoner)
-        record = run_match(description, clients, settings)
-        if record_dir is not None:
-            write_record(record, record_dir / f"{record.match_id}.json")
-        if record.status == "aborted":
-            result.interrupted = True
-            break
-        result.matches += 1
-        for role, spec in zip(seats, seated):
-            value = record.goals.get(str(role))
-            if value is not None:
-                result.goals.setdefault(spec, []).append(float(value))
-        result.errors.extend(f"match {i}: {line}" for line in record.errors)
-        if progress is not None:
-            progress(i, record)
+    n = len(specs)
+    # Match 0 seats spec k in seat k: the clients start with that match's players.
+    clients = open_clients(specs, [random.Random(f"{seed}/0/{k}") for k in range(n)], reasoner,
+                           in_process=in_process, wait=False)
+    try:
+        for i in range(matches):
+            order = [(i + j) % n for j in range(n)]  # seat j: specs[order[j]], as seating() says
+            if i > 0:
+                for j, k in enumerate(order):
+                    clients[k].new_match(random.Random(f"{seed}/{i}/{j}"))
+            match_seed = random.Random(f"{seed}/match/{i}").getrandbits(31)
+            settings = MatchSettings(clocks, match_seed, protocol, reasoner)
+            runner = MatchRunner(description, [clients[k] for k in order], settings, close_clients=False)
+            wait_ready(clients)  # the first match: they started while its machine was built
+            record = runner.run()
+            if record_dir is not None:
+                write_record(record, record_dir / f"{record.match_id}.json")
+            if record.status == "aborted":
+                result.interrupted = True
+                break
+            result.matches += 1
+            for role, spec in zip(seats, seating(specs, i)):
+                value = record.goals.get(str(role))
+                if value is not None:
+                    result.goals.setdefault(spec, []).append(float(value))
+            result.errors.extend(f"match {i}: {line}" for line in record.errors)
+            if progress is not None:
+                progress(i, record)
+    finally:
+        close_all(clients)
     return result

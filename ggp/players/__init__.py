@@ -1,15 +1,14 @@
 """Players: the :class:`~ggp.players.base.Player` interface, the registry and built-in players.
 
 Write a player by subclassing :class:`Player` (see ``docs/players.md``); the session hands it a
-:class:`TurnView` each turn, with the role's belief and weighted :class:`Hypotheses` about the
-state.
+:class:`TurnView` each turn, with the role's :class:`~ggp.belief.Belief` and its weighted
+particles.
 """
 
 from __future__ import annotations
 
+from ggp.deadline import Deadline
 from ggp.players.base import MatchInfo, Player, StartView, TurnView
-from ggp.players.deadline import Deadline
-from ggp.players.particles import Hypotheses, Hypothesis
 from ggp.players.registry import (
     available_players,
     create_player,
@@ -18,6 +17,6 @@ from ggp.players.registry import (
 )
 
 __all__ = [
-    "Deadline", "Hypotheses", "Hypothesis", "MatchInfo", "Player", "StartView", "TurnView", "available_players",
+    "Deadline", "MatchInfo", "Player", "StartView", "TurnView", "available_players",
     "create_player", "player_class", "register",
 ]

@@ -4,13 +4,10 @@ A :class:`Player` answers four events, as the GGP protocol's messages do: :meth:
 (the rules, its role and the clocks), :meth:`Player.play` (choose a move), :meth:`Player.stop`
 (the match ended) and :meth:`Player.abort`. It never sees HTTP, match ids of other matches or
 the true state of a GDL-II game: each turn it gets a :class:`TurnView` with only what its role
-was told (its own moves and percepts, or every joint move in a fully observed GDL game), the
-legal moves in a state consistent with that, and the :class:`~ggp.players.deadline.Deadline`
-by which it must answer.
-
-In a GDL-II game the view also holds the role's :class:`~ggp.belief.Belief` (exact questions:
-what is certain, possible, probable, legal everywhere) and :meth:`TurnView.hypotheses`: weighted
-states of the player's own machine, ready for search.
+was told (its own moves and percepts, or every joint move in a fully observed GDL game), its
+:class:`~ggp.belief.Belief` (what is certain, probable, where each card may be; weighted
+particles to search), the moves legal in every state it holds, and the
+:class:`~ggp.deadline.Deadline` by which it must answer.
 
 A strategy that searches should call :meth:`TurnView.propose` whenever it finds a better move;
 if it is still thinking when the time is up, the proposed move (or else a legal move) is sent
@@ -28,17 +25,13 @@ import random
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+from ggp.belief import Belief, Particles
+from ggp.deadline import Deadline
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
-from ggp.players.deadline import Deadline
-from ggp.players.particles import Hypotheses, Hypothesis
 from ggp.reasoner.machine import JointMove, State, StateMachine
-
-if TYPE_CHECKING:
-    from ggp.belief import Belief
-    from ggp.players.knowledge import Knowledge
 
 
 @dataclass(frozen=True)
@@ -98,11 +91,9 @@ class TurnView:
 
     ``moves[i]`` and ``percepts[i]`` are the player's own move and percepts of turn ``i`` as the
     manager reported them (None when not reported). ``joint_moves`` holds every joint move when
-    the manager told them (GDL messages); then ``state`` is the true state. Otherwise ``state`` is
-    the most probable state consistent with everything the player was told (``consistent`` False
-    if none was found and percepts had to be ignored), ``belief`` is the role's belief (None when
-    the state is known or the rules or reports are beyond it), and ``legal_moves`` are the role's
-    moves legal in every possible state (empty at the end of the match).
+    the manager told them (GDL messages); then the belief holds the true state alone.
+    ``belief`` is the role's belief after the last step, and ``legal_moves`` the moves legal in
+    every state it holds (empty at the end of the match).
     """
 
     match: MatchInfo
@@ -111,13 +102,10 @@ class TurnView:
     moves: tuple[Term | None, ...]
     percepts: tuple[frozenset[Term] | None, ...]
     joint_moves: tuple[JointMove, ...] | None
-    state: State | None
+    belief: Belief
     legal_moves: tuple[Term, ...]
     deadline: Deadline
-    consistent: bool = True
-    belief: Belief | None = None
     _proposal: _Proposal = field(default_factory=_Proposal, repr=False)
-    _knowledge: Knowledge | None = field(default=None, repr=False)
 
     @property
     def role(self) -> Constant:
@@ -136,20 +124,24 @@ class TurnView:
 
     @property
     def fully_observed(self) -> bool:
-        """True when every joint move so far is known, so ``state`` is the true state."""
+        """True when every joint move so far is known, so :attr:`state` is the true state."""
         return self.joint_moves is not None
 
-    def hypotheses(self, k: int | None = None) -> Hypotheses:
-        """Weighted states of :attr:`machine` that the role considers possible, with histories.
+    @property
+    def state(self) -> State:
+        """The most probable state (the true state when fully observed)."""
+        return self.belief.state
 
-        The session's current hypotheses (weights summing to one), or ``k`` of them drawn in
-        proportion to their weights (equally weighted). In a fully observed game: the true state.
-        """
-        if self._knowledge is None:
-            assert self.state is not None, "no state is known"
-            single = Hypotheses([Hypothesis(self.state, 1.0, self.joint_moves or ())])
-            return single if k is None else single.resample(k, random.Random(0))
-        return self._knowledge.hypotheses(k)
+    @property
+    def consistent(self) -> bool:
+        """True when every state the belief holds explains everything the role saw."""
+        return self.belief.consistent
+
+    def particles(self, k: int | None = None) -> Particles:
+        """Weighted states of :attr:`machine` that the role considers possible, with histories:
+        the belief's (weights summing to one), or ``k`` of them drawn in proportion to their
+        weights (equally weighted)."""
+        return self.belief.particles(k)
 
     def propose(self, move: Term) -> None:
         """Record ``move`` as the best found so far; it is sent if time runs out."""
@@ -165,17 +157,21 @@ class Player(ABC):
     """Base class of every player: override :meth:`play`, and :meth:`start`, :meth:`stop`,
     :meth:`abort` when needed. One instance may play many matches, one after another.
 
-    ``name`` (the registry key, one word), ``summary`` (one line for ``ggp players``) and
-    ``population`` (hypotheses carried for it) are class attributes. ``rng`` is the player's only source of randomness; ``reasoner`` names the
-    state machine to use (None: the project default).
+    ``name`` (the registry key, one word), ``summary`` (one line for ``ggp players``),
+    ``particles`` (how many its belief carries) and ``in_process`` are class attributes.
+    ``rng`` is the player's only source of randomness; ``reasoner`` names the state machine to
+    use (None: the project default).
     """
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
-    #: How many hypotheses (weighted states) the session carries for the player from turn to
-    #: turn; players that never search them can ask for few and save the time, or for 0 when
-    #: they only need the legal moves.
-    population: ClassVar[int] = 96
+    #: How many particles (weighted states) the player's belief carries once its information
+    #: set is too large to keep whole; a player that only needs the legal moves asks for few
+    #: and saves the time.
+    particles: ClassVar[int] = 64
+    #: True for a player that must run in the game manager's own process (one that talks to
+    #: the console); the others each run in a process of their own.
+    in_process: ClassVar[bool] = False
 
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()

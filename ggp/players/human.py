@@ -34,7 +34,8 @@ class HumanPlayer(Player):
 
     name = "human"
     summary = "a person at the console: shows percepts and legal moves, reads a choice"
-    population = 4
+    particles = 4
+    in_process = True
 
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None,
                  input: TextIO | None = None, output: TextIO | None = None):

@@ -4,13 +4,13 @@ A perfect-information simulation (``pimc``) lets every role act on the sampled s
 knew it, so knowing more is worth nothing and giving knowledge away costs nothing. Here every
 role acts on *what it would know* in the simulated game:
 
-1. A simulation starts from a hypothesis ``H`` (a history the player considers possible) drawn
+1. A simulation starts from a particle ``H`` (a history the player considers possible) drawn
    in proportion to its weight. Every other role's information set at this point, given ``H``,
-   is approximated by hypotheses consistent with that role's own moves and percepts along
+   is approximated by particles consistent with that role's own moves and percepts along
    ``H`` (its observation sequence, replayed with the machine), found by the same sequential
-   Monte Carlo filter the session uses (:func:`~ggp.players.particles.extend`), from the
-   initial state, and cached by observation sequence (a prefix tree: sequences share prefixes).
-   The player's own information set is its real one (its hypotheses).
+   Monte Carlo step the belief uses (:func:`~ggp.belief.advance`), from the initial state, and
+   cached by observation sequence (a prefix tree: sequences share prefixes). The player's own
+   information set is its real one (its belief's particles).
 2. For each of the player's legal moves the game is played on from ``H``'s state. At each of the
    first :attr:`IimcPlayer.depth` steps every role that chooses (the player too, after its
    first move) picks the move that is best *on its own information set*: each of its legal
@@ -38,11 +38,11 @@ import random
 import time
 from collections.abc import Sequence
 
+from ggp.belief import Observation, Particle, Particles, StepModel, advance
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import RANDOM
 from ggp.gdl.terms import Term
 from ggp.players.base import Player, TurnView
-from ggp.players.particles import Hypotheses, Hypothesis, extend
 from ggp.players.registry import register
 from ggp.players.search import (
     MoveStats,
@@ -73,10 +73,10 @@ class IimcPlayer(Player):
     depth = 3
     #: States drawn from a role's information set to value its moves.
     views = 6
-    #: Hypotheses kept per role and simulation.
+    #: Particles kept per role and simulation.
     carried = 12
     #: At most this many rounds per turn (a round simulates every legal move once from one
-    #: drawn hypothesis; None: until the time is up); the time is a cap either way. A fixed
+    #: drawn particle; None: until the time is up); the time is a cap either way. A fixed
     #: number makes the player's strength independent of the machine's speed.
     iterations: int | None = None
     #: Flat playout rounds (and share of the time, at most) spent first, as a fallback.
@@ -91,17 +91,17 @@ class IimcPlayer(Player):
         machine, rng = view.machine, self.rng
         me = machine.role_index(view.role)
         hidden = view.match.uses_sees and not view.fully_observed
-        hypotheses = view.hypotheses()
-        self._cache: dict[tuple[int, tuple[Seen, ...]], list[Hypothesis]] = {}
+        particles = view.particles()
+        self._cache: dict[tuple[int, tuple[Seen, ...]], list[Particle]] = {}
         stats = {move: MoveStats() for move in legal}
         self._stop = stop_time(view.deadline)
-        flat = self._flat(view, hypotheses, me)
+        flat = self._flat(view, particles, me)
         simulations, rounds, limit = 0, 0, self.iterations
         try:
             while time.monotonic() < self._stop and (limit is None or rounds < limit):
                 rounds += 1
-                drawn = hypotheses.draw(rng)
-                mine = list(hypotheses.resample(self.carried, rng)) if hidden else []
+                drawn = particles.draw(rng)
+                mine = list(particles.resample(self.carried, rng)) if hidden else []
                 try:
                     informed = self._informations(machine, drawn, me, mine) if hidden else {}
                 except ReasonerError:
@@ -117,11 +117,11 @@ class IimcPlayer(Player):
                     view.propose(best_move(legal, stats, rng))
         except _OutOfTime:
             pass
-        self.last_search = {"rounds": rounds, "simulations": simulations, "hypotheses": len(hypotheses)}
+        self.last_search = {"rounds": rounds, "simulations": simulations, "particles": len(particles)}
         return best_move(legal, stats if simulations >= len(legal) else flat, rng)
 
-    def _flat(self, view: TurnView, hypotheses: Hypotheses, me: int) -> dict[Term, MoveStats]:
-        """Flat playouts on drawn hypotheses, as ``pimc`` makes them, for at most
+    def _flat(self, view: TurnView, particles: Particles, me: int) -> dict[Term, MoveStats]:
+        """Flat playouts on drawn particles, as ``pimc`` makes them, for at most
         :attr:`flat_rounds` rounds and :attr:`flat_share` of the time: the choice when not even
         one imperfect-information simulation of every move completes (short clocks, large games)."""
         machine, rng, legal = view.machine, self.rng, view.legal_moves
@@ -131,7 +131,7 @@ class IimcPlayer(Player):
         for _ in range(self.flat_rounds):
             if time.monotonic() >= stop:
                 break
-            state = hypotheses.draw(rng).state
+            state = particles.draw(rng).state
             allowed = machine.legal_moves(state, view.role)
             seed = rng.getrandbits(64)
             for move in legal:
@@ -146,9 +146,9 @@ class IimcPlayer(Player):
 
     # --- information sets -------------------------------------------------------------------
 
-    def _informations(self, machine: StateMachine, drawn: Hypothesis, me: int,
-                      mine: list[Hypothesis]) -> dict[int, list[Hypothesis]]:
-        """Each choosing role's hypotheses at the simulation's start, given history ``drawn``."""
+    def _informations(self, machine: StateMachine, drawn: Particle, me: int,
+                      mine: list[Particle]) -> dict[int, list[Particle]]:
+        """Each choosing role's particles at the simulation's start, given history ``drawn``."""
         roles = machine.roles
         choosers = [i for i, r in enumerate(roles) if r != RANDOM and i != me]
         seen: dict[int, list[Seen]] = {i: [] for i in choosers}
@@ -164,8 +164,8 @@ class IimcPlayer(Player):
         return out
 
     def _filtered(self, machine: StateMachine, index: int, seen: tuple[Seen, ...],
-                  states: Sequence[State]) -> list[Hypothesis]:
-        """Hypotheses of role ``index`` after observing ``seen`` (cached, grown from the longest
+                  states: Sequence[State]) -> list[Particle]:
+        """Particles of role ``index`` after observing ``seen`` (cached, grown from the longest
         cached prefix); ``states`` are the drawn history's states, a fallback that always fits."""
         key = (index, seen)
         cached = self._cache.get(key)
@@ -174,21 +174,21 @@ class IimcPlayer(Player):
         start = len(seen)
         while start > 0 and (index, seen[:start]) not in self._cache:
             start -= 1
-        population = self._cache.get((index, seen[:start])) or [Hypothesis(machine.initial_state(), 1.0, ())]
+        population = self._cache.get((index, seen[:start])) or [Particle(machine.initial_state(), 1.0)]
         for t in range(start, len(seen)):
             self._check_time()
             move, percepts = seen[t]
-            population = extend(machine, population, index, move, percepts, True, self.rng)
+            population = _moved_on(machine, population, index, move, percepts, self.rng)
             if not population:
-                population = [Hypothesis(states[t + 1], 1.0, ())]
-            population = list(Hypotheses(population).resample(self.carried, self.rng))
+                population = [Particle(states[t + 1], 1.0)]
+            population = list(Particles(population).resample(self.carried, self.rng))
             self._cache[(index, seen[:t + 1])] = population
         return population
 
     # --- simulation ---------------------------------------------------------------------------
 
     def _simulate(self, machine: StateMachine, state: State, me: int, first: Term,
-                  informed: dict[int, list[Hypothesis]], hidden: bool) -> float:
+                  informed: dict[int, list[Particle]], hidden: bool) -> float:
         """The player's goal after one imperfect-information simulation starting with ``first``."""
         roles = machine.roles
         rng = self.rng
@@ -205,23 +205,23 @@ class IimcPlayer(Player):
                     joint.append(moves[rng.randrange(len(moves))])
                 else:
                     own = informed.get(i) if hidden else None
-                    joint.append(self._decide(machine, own or [Hypothesis(state, 1.0, ())], i, moves))
+                    joint.append(self._decide(machine, own or [Particle(state, 1.0)], i, moves))
             move: JointMove = tuple(joint)
             after = machine.next_state(state, move)
             if hidden and step < self.depth - 1 and not machine.is_terminal(after):
                 percepts = machine.percepts(state, move)
                 for i, population in informed.items():
-                    moved = extend(machine, population, i, move[i], percepts.get(roles[i], frozenset()), True, rng)
-                    informed[i] = list(Hypotheses(moved).resample(self.carried, rng)) if moved \
-                        else [Hypothesis(after, 1.0, ())]
+                    moved = _moved_on(machine, population, i, move[i], percepts.get(roles[i], frozenset()), rng)
+                    informed[i] = list(Particles(moved).resample(self.carried, rng)) if moved \
+                        else [Particle(after, 1.0)]
             state = after
         return goal(machine, playout(machine, state, rng), roles[me])
 
-    def _decide(self, machine: StateMachine, population: list[Hypothesis], index: int,
+    def _decide(self, machine: StateMachine, population: list[Particle], index: int,
                 moves: tuple[Term, ...]) -> Term:
         """The move of role ``index`` with the best mean playout value over its information."""
         rng = self.rng
-        states = Hypotheses(population).resample(self.views, rng).states
+        states = Particles(population).resample(self.views, rng).states
         stats = {move: MoveStats() for move in moves}
         role = machine.roles[index]
         for state in states:
@@ -232,3 +232,10 @@ class IimcPlayer(Player):
                 if move in allowed:  # common random numbers, as in pimc
                     stats[move].add(value_of_move(machine, state, index, move, random.Random(seed)))
         return best_move(moves, stats, rng)
+
+
+def _moved_on(machine: StateMachine, population: Sequence[Particle], index: int, move: Term,
+              percepts: frozenset[Term], rng: random.Random) -> list[Particle]:
+    """The particles of the role at ``index`` that its move and percepts carry one step on."""
+    model = StepModel(machine, machine.roles[index], Observation(move, percepts))
+    return advance(population, model, rng)[0]

@@ -3,8 +3,8 @@
 After Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search". One tree
 per turn; its nodes are the player's information sets: a child is reached by the player's own
 move and what it then sees (its percepts in a GDL-II game, the whole joint move in a fully
-observed one). Each iteration draws a *determinization*, a hypothesis about the true state in
-proportion to its weight, and descends the tree with it. At a node every role that chooses
+observed one). Each iteration draws a *determinization*, a particle (a state the player
+considers possible) in proportion to its weight, and descends the tree with it. At a node every role that chooses
 picks its move by UCB1 over the moves legal in this determinization, with *availability
 counts*: a move's exploration term uses the number of visits in which it was available, not
 the node's visit count (moves legal only in some states are not starved). The other roles'
@@ -78,7 +78,7 @@ def _select(edges: dict[Term, _Edge], moves: tuple[Term, ...], rng: random.Rando
 
 @register
 class IsmctsPlayer(Player):
-    """Single-observer ISMCTS on the weighted hypotheses (see the module doc)."""
+    """Single-observer ISMCTS on the weighted particles (see the module doc)."""
 
     name = "ismcts"
     summary = "single-observer information-set MCTS (Cowling et al. 2012) on sampled states"
@@ -94,19 +94,19 @@ class IsmctsPlayer(Player):
         machine, rng = view.machine, self.rng
         me = machine.role_index(view.role)
         observed = view.fully_observed or not view.match.uses_sees
-        hypotheses = view.hypotheses()
+        particles = view.particles()
         root = _Node(len(machine.roles))
         stop = stop_time(view.deadline)
         iterations, limit = 0, self.iterations
         while time.monotonic() < stop and (limit is None or iterations < limit):
             try:
-                self._iterate(machine, root, hypotheses.draw(rng).state, me, legal, observed)
+                self._iterate(machine, root, particles.draw(rng).state, me, legal, observed)
             except ReasonerError:
                 pass
             iterations += 1
             if iterations % 64 == 0 or iterations == len(legal):
                 view.propose(self._choice(root, me, legal))
-        self.last_search = {"iterations": iterations, "hypotheses": len(hypotheses)}
+        self.last_search = {"iterations": iterations, "particles": len(particles)}
         return self._choice(root, me, legal)
 
     def _choice(self, root: _Node, me: int, legal: tuple[Term, ...]) -> Term:

@@ -1,6 +1,6 @@
 """``pimc``: perfect-information Monte Carlo over sampled states (HyperPlay's idea).
 
-Each round draws one hypothesis (a state the role considers possible) in proportion to its
+Each round draws one particle (a state the role considers possible) in proportion to its
 weight and evaluates every own legal move on it by a random playout, as if that state were the
 true one; a move's value is its mean over the rounds, hence the weighted average over the
 states. The playouts of one round use common random numbers (the same seed for every move), so
@@ -22,7 +22,7 @@ from ggp.players.search import MoveStats, best_move, stop_time, value_of_move
 
 @register
 class PimcPlayer(Player):
-    """Flat Monte Carlo on weighted hypotheses, averaged with their weights."""
+    """Flat Monte Carlo on weighted particles, averaged with their weights."""
 
     name = "pimc"
     summary = "perfect-information Monte Carlo: playouts on sampled states, weighted average"
@@ -31,18 +31,18 @@ class PimcPlayer(Player):
     iterations: int | None = None
 
     def play(self, view: TurnView) -> Term:
-        """The own legal move with the best mean playout value over the hypotheses."""
+        """The own legal move with the best mean playout value over the particles."""
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
         machine, rng = view.machine, self.rng
         index = machine.role_index(view.role)
-        hypotheses = view.hypotheses()
+        particles = view.particles()
         stats = {move: MoveStats() for move in legal}
         stop = stop_time(view.deadline)
         rounds, limit = 0, self.iterations
         while time.monotonic() < stop and (limit is None or rounds < limit):
-            state = hypotheses.draw(rng).state
+            state = particles.draw(rng).state
             allowed = machine.legal_moves(state, view.role)
             seed = rng.getrandbits(64)
             for move in legal:
@@ -51,5 +51,5 @@ class PimcPlayer(Player):
             rounds += 1
             if rounds < 16 or rounds % 16 == 0:
                 view.propose(best_move(legal, stats, rng))
-        self.last_search = {"rounds": rounds, "hypotheses": len(hypotheses)}
+        self.last_search = {"rounds": rounds, "particles": len(particles)}
         return best_move(legal, stats, rng)

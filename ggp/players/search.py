@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import RANDOM
 from ggp.gdl.terms import Constant, Term
-from ggp.players.deadline import Deadline
+from ggp.deadline import Deadline
 from ggp.reasoner.machine import JointMove, State, StateMachine
 
 #: Playouts stop after this many steps (a game that does not end counts as its last state).

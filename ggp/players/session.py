@@ -1,4 +1,4 @@
-"""One match of one player: its history, its knowledge of the state, and a move in time, always.
+"""One match of one player: its history, its belief about the state, and a move in time, always.
 
 :class:`PlayerSession` sits between a transport (the HTTP player server, or the game manager's
 in-process client) and a :class:`~ggp.players.base.Player`. Every call into the player and every
@@ -7,10 +7,14 @@ and its state machine are never used from two threads at once. The transport wai
 answer until the deadline it was given; if the strategy is still thinking then, it gets the
 move the strategy proposed so far, or else a legal move chosen before the strategy started.
 
-Each observation updates the role's :class:`~ggp.players.knowledge.Knowledge` (its belief and
-hypotheses) within a share of the turn; then the player's hooks run (percepts, a substituted
-move), then :meth:`~ggp.players.base.Player.play`. A persistent player's memory is loaded
-before its first match and saved after each (:mod:`ggp.players.memory`).
+Each observation updates the role's :class:`~ggp.belief.Belief` within a share of the turn (an
+update's cost does not grow with the match; rejuvenating particles is what takes time, and the
+belief stops it at its deadline); the legal moves are then known and a fallback move is ready
+for the transport before the strategy starts; then the player's hooks run (percepts, a
+substituted move), then :meth:`~ggp.players.base.Player.play`. The answer is never a move of an
+earlier turn: when not even the legal moves are known in time (the rules are still being
+prepared) the session says so and the manager substitutes. A persistent player's memory is
+loaded before its first match and saved after each (:mod:`ggp.players.memory`).
 """
 
 from __future__ import annotations
@@ -21,17 +25,18 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, InvalidStateError
+from contextlib import ExitStack
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
+from ggp.belief import Belief, BeliefSettings, Observation
+from ggp.collector import keep_out
+from ggp.deadline import Deadline
 from ggp.errors import GGPError
 from ggp.gdl.terms import Constant, Term
 from ggp.gdl.validate import prepare
 from ggp.players import memory
 from ggp.players.base import MatchInfo, Player, StartView, TurnView, _Proposal
-from ggp.players.deadline import Deadline
-from ggp.players.knowledge import Knowledge
-from ggp.players.tracker import Observation
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import JointMove, StateMachine
 
@@ -39,7 +44,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: Share of a turn's time that updating the knowledge may use before the strategy starts.
+#: Share of a turn's time that updating the belief may use before the strategy starts.
 TRACKING_SHARE = 0.5
 
 
@@ -125,15 +130,15 @@ class PlayerSession:
         self.reasoner = reasoner if reasoner is not None else player.reasoner
         self.rng = rng if rng is not None else random.Random(player.rng.getrandbits(64))
         self.machine: StateMachine | None = None
-        self.knowledge: Knowledge | None = None
+        self.belief: Belief | None = None
         self.error: str | None = None
         self.moves: list[Term | None] = []
         self.percepts: list[frozenset[Term] | None] = []
         self.joints: list[JointMove] | None = []
         self.answers: dict[int, Term] = {}
-        self._previous: tuple[tuple[Term, ...], Term | None] = ((), None)
         self._answered: Term | None = None
         self.closed = False
+        self._kept = ExitStack()
         self._worker = _Worker(f"player-{match.match_id}")
 
     # --- the four events, called by the transport ---------------------------------------------
@@ -146,10 +151,10 @@ class PlayerSession:
              turn: int | None = None) -> Term | None:
         """Record ``observations`` (the transitions since the last call) and return a move.
 
-        Answers by ``deadline``: the strategy's move, else its proposal, else a legal move, else
-        (when the legal moves are not known in time) a move legal last turn; None only when not
-        even that is known (the first turn, or the rules could not be read).
-        With a ``turn`` number already answered, the same answer is given again.
+        Answers by ``deadline``: the strategy's move, else its proposal, else a move legal in
+        every state the belief holds; None when not even the legal moves are known in time
+        (the rules could not be read, or are still being prepared). With a ``turn`` number
+        already answered, the same answer is given again.
         """
         if turn is not None and turn in self.answers:
             return self.answers[turn]
@@ -165,23 +170,12 @@ class PlayerSession:
             proposed = slot.proposal.get()
             chosen = proposed if proposed is not None and slot.legal and proposed in slot.legal else slot.fallback
         if chosen is None:
-            chosen = self._guess()
-        if slot.legal:
-            self._previous = (slot.legal, chosen)
-        if chosen is not None and turn is not None:
+            log.info("%s: the legal moves were not known in time", self.match.match_id)
+        elif turn is not None:
             self.answers[turn] = chosen
         # what the strategy chose (even if illegal), to tell it later when another move was played
         self._answered = move if move is not None else (slot.proposal.get() or chosen)
         return chosen
-
-    def _guess(self) -> Term | None:
-        """A move for when the legal moves are not known in time: one that was legal last turn
-        (other than the move then chosen), which is often still legal. None on the first turn."""
-        legal, last = self._previous
-        options = [m for m in legal if m != last] or list(legal)
-        if options:
-            log.info("%s: legal moves not known in time; guessing", self.match.match_id)
-        return options[self.rng.randrange(len(options))] if options else None
 
     def stop(self, observations: Sequence[Observation], deadline: Deadline) -> None:
         """Record the last transition, tell the player the match is over, then close."""
@@ -192,11 +186,13 @@ class PlayerSession:
     def abort(self) -> None:
         """Close, then tell the player the match was cancelled (once it is not busy)."""
         self.closed = True
+        self._kept.close()
         self._worker.close(last=self._abort_task)
 
     def close(self) -> None:
         """Stop accepting work and release waiting transports; a running task ends unobserved."""
         self.closed = True
+        self._kept.close()
         self._worker.close()
 
     def wait_closed(self, deadline: Deadline) -> bool:
@@ -222,10 +218,13 @@ class PlayerSession:
             description, _ = prepare(self.match.description)
             self.machine = make_machine(description, self.reasoner) if self.reasoner \
                 else make_machine(description)
-            self.knowledge = Knowledge(self.machine, description, self.match.role, self.rng,
-                                       self.match.play_clock, self.player.population)
-            self.knowledge.start()
-            self.knowledge.legal_moves()  # the first turn's, ready before it is asked
+            settings = BeliefSettings(particles=max(1, self.player.particles))
+            self.belief = Belief(self.machine, self.match.role, description=description,
+                                 rng=random.Random(self.rng.getrandbits(64)), settings=settings)
+            _warm_up(self.machine, self.match.role)
+            self._kept.enter_context(keep_out())  # the match's long-lived objects, out of full collections
+            if self.closed:  # closed meanwhile, from the transport's thread
+                self._kept.close()
         except (GGPError, ValueError, RuntimeError) as exc:
             self.error = f"cannot reason about these rules: {exc}"
             log.error("%s: %s", self.match.match_id, self.error)
@@ -241,43 +240,39 @@ class PlayerSession:
 
     def _observe(self, observations: list[Observation], deadline: Deadline, live: bool,
                  slot: _Turn | None = None) -> bool:
-        """Add observations to the history; False when the session cannot reason any more.
-
-        The belief is updated first; when it knows the legal moves, ``slot`` gets them (and a
-        fallback move) before the hypotheses are moved on.
+        """Add observations to the history and the belief; False when the session cannot reason
+        any more. ``slot`` gets the legal moves (and a fallback move) as soon as they are known.
         """
         for obs in observations:
             self.moves.append(obs.move)
             self.percepts.append(obs.percepts)
             if self.joints is not None:
                 self.joints = self.joints + [obs.joint] if obs.joint is not None else None
-        if self.knowledge is None:
+        if self.belief is None:
             return False
         try:
-            for obs in observations:
-                self.knowledge.record(obs)
+            for i, obs in enumerate(observations):
+                last = i == len(observations) - 1
+                self.belief.update(obs, live or not last, deadline.share(1 / (len(observations) - i)))
             if slot is not None and live:
-                self._offer(slot, self.knowledge.early_legal_moves())
-            self.knowledge.follow(deadline, live)
+                self._offer(slot, self.belief.legal_moves())
         except GGPError as exc:
             self.error = str(exc)
-            self.knowledge = None
+            self.belief = None
             log.error("%s: %s", self.match.match_id, exc)
-        return self.knowledge is not None
+        return self.belief is not None
 
-    def _offer(self, slot: _Turn, legal: tuple[Term, ...] | None) -> None:
+    def _offer(self, slot: _Turn, legal: tuple[Term, ...]) -> None:
         """Give the transport the legal moves and a fallback among them, as soon as they are known."""
-        if legal is not None:
-            slot.legal = legal
-            slot.fallback = legal[self.rng.randrange(len(legal))] if legal else None
+        slot.legal = legal
+        slot.fallback = legal[self.rng.randrange(len(legal))] if legal else None
 
     def _view(self, deadline: Deadline, slot: _Turn, legal: tuple[Term, ...]) -> TurnView:
-        assert self.machine is not None and self.knowledge is not None
-        knowledge = self.knowledge
+        assert self.machine is not None and self.belief is not None
         return TurnView(
             self.match, self.machine, len(self.moves), tuple(self.moves), tuple(self.percepts),
-            tuple(self.joints) if self.joints is not None else None, knowledge.state, legal,
-            deadline, knowledge.consistent, knowledge.belief, _proposal=slot.proposal, _knowledge=knowledge,
+            tuple(self.joints) if self.joints is not None else None, self.belief, legal, deadline,
+            _proposal=slot.proposal,
         )
 
     def _hooks(self, view: TurnView, observations: list[Observation], answered: Term | None) -> None:
@@ -296,10 +291,7 @@ class PlayerSession:
                    answered: Term | None) -> Term | None:
         if not self._observe(observations, deadline.share(TRACKING_SHARE), live=True, slot=slot):
             return None
-        assert self.knowledge is not None
-        legal = self.knowledge.legal_moves()
-        if slot.legal != legal:
-            self._offer(slot, legal)
+        legal = slot.legal or ()
         if deadline.expired or not legal:
             return None
         view = self._view(deadline, slot, legal)
@@ -321,7 +313,7 @@ class PlayerSession:
     def _outcome(self, view: TurnView) -> dict[Constant, float]:
         """Each role's goal averaged over the final states still possible (roles without one left out)."""
         values: dict[Constant, dict[float, float]] = {}  # role -> goal -> weight
-        for state, weight in view.hypotheses().distribution().items():
+        for state, weight in view.belief.distribution().items():
             try:
                 goals = view.machine.goals(state)
             except GGPError:
@@ -336,3 +328,16 @@ class PlayerSession:
                 total = sum(found.values())
                 out[role] = next(iter(found)) if len(found) == 1 else sum(v * w for v, w in found.items()) / total
         return out
+
+
+def _warm_up(machine: StateMachine, role: Constant) -> None:
+    """Ask the machine once for what a belief update needs (legal moves, the role's percepts),
+    so that code it compiles on first use is ready before the first turn."""
+    initial = machine.initial_state()
+    try:
+        if not machine.is_terminal(initial):
+            joint = tuple(moves[0] for moves in machine.all_legal_moves(initial))
+            machine.role_percepts(initial, joint, role)
+            machine.next_state(initial, joint)
+    except (GGPError, IndexError):
+        pass

@@ -13,7 +13,7 @@ class RandomPlayer(Player):
 
     name = "random"
     summary = "plays a uniformly random legal move"
-    population = 0
+    particles = 8
 
     def play(self, view: TurnView) -> Term:
         """A uniformly random legal move."""
@@ -26,7 +26,7 @@ class LegalPlayer(Player):
 
     name = "legal"
     summary = "plays the first legal move in term order"
-    population = 0
+    particles = 8
 
     def play(self, view: TurnView) -> Term:
         """The first legal move."""

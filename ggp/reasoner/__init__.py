@@ -2,7 +2,9 @@
 
 ``make_machine(description)`` gives the fast reasoner (clingo grounds once, a propositional
 network evaluates), or the clingo-per-state oracle for games too large to ground whole;
-``"fast"`` and ``"oracle"`` ask for one of them.
+``"fast"`` and ``"oracle"`` ask for one of them. Fast machines come from the disk cache when
+another process built them before (:mod:`ggp.reasoner.cache`); :func:`warm` builds and stores
+everything a game's machine compiles lazily, so that the processes started next find it all.
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
     fast one unless the game grounds to more rules than its budget, then the oracle.
     """
     from ggp.reasoner.domains import GroundingTooLarge
-    from ggp.reasoner.oracle import OracleMachine
 
     if reasoner == "oracle":
+        from ggp.reasoner.oracle import OracleMachine
+
         return OracleMachine(description)
     if reasoner == "fast":
         return _shared_fast(description)
@@ -50,21 +53,23 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
         digest = description.digest()
         if digest not in _TOO_LARGE:
             try:
-                return _shared_fast(description)
+                return _shared_fast(description, digest)
             except GroundingTooLarge:
                 pass  # _shared_fast remembered the verdict
         log.warning("%s: %s; using the clingo oracle", description.source or "game", _TOO_LARGE[digest])
+        from ggp.reasoner.oracle import OracleMachine  # imported only when needed: a costly import
+
         return OracleMachine(description)
     raise ValueError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")
 
 
-def _shared_fast(description: GameDescription) -> FastMachine:
-    """The fast machine of ``description``, built once per process even when several threads
-    (in-process players, the manager) ask for it at the same time."""
+def _shared_fast(description: GameDescription, digest: str | None = None) -> FastMachine:
+    """The fast machine of ``description`` (whose digest may be given), built once per process
+    even when several threads (in-process players, the manager) ask for it at the same time."""
     from ggp.reasoner.domains import GroundingTooLarge
     from ggp.reasoner.fast import FastMachine
 
-    digest = description.digest()
+    digest = digest or description.digest()
     with _GUARD:
         building = _BUILDING.setdefault(digest, threading.Lock())
     waited = not building.acquire(blocking=False)
@@ -79,7 +84,7 @@ def _shared_fast(description: GameDescription) -> FastMachine:
             if waited and digest in _TOO_LARGE:  # the thread we waited for found it too large
                 raise GroundingTooLarge(_TOO_LARGE[digest])
         try:
-            machine = FastMachine(description)
+            machine = FastMachine(description, cache=True)
         except GroundingTooLarge as exc:
             with _GUARD:
                 _TOO_LARGE[digest] = str(exc)
@@ -94,4 +99,16 @@ def _shared_fast(description: GameDescription) -> FastMachine:
         building.release()
 
 
-__all__ = ["REASONERS", "FluentState", "JointMove", "State", "StateMachine", "make_machine"]
+def warm(description: GameDescription, reasoner: str = "auto") -> StateMachine:
+    """:func:`make_machine`, and for a fast machine every generated module compiled and every
+    analysis computed now: a game manager calls it before START so that its players' processes
+    load the whole machine from the cache."""
+    from ggp.reasoner.fast import FastMachine
+
+    machine = make_machine(description, reasoner)
+    if isinstance(machine, FastMachine):
+        machine.compile_all()
+    return machine
+
+
+__all__ = ["REASONERS", "FluentState", "JointMove", "State", "StateMachine", "make_machine", "warm"]

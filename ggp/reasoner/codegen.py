@@ -1,6 +1,8 @@
 """Straight-line Python generated from a :class:`~ggp.reasoner.network.Network`.
 
-A state is a ``bytes`` of 0/1 per fluent. :func:`generate` writes a module defining
+A state is a ``bytes`` of 0/1 per fluent. :func:`generate` writes a module defining (each
+per-call function as a generator ``name_loop()`` instead when its frame would be large: see
+:meth:`_Writer.end`)
 
 - ``analyze(s) -> (legal_lists, terminal)``: each role's legal move indices, ascending;
 - ``goals(s) -> goal_value_lists``;
@@ -8,17 +10,23 @@ A state is a ``bytes`` of 0/1 per fluent. :func:`generate` writes a module defin
 - ``playout(s, randrange, max_steps) -> (s, steps, finished)``: a whole random playout inlined;
 
 and :func:`generate_sees` a module with ``step_sees(s, J) -> (bytes, seen)``, ``seen`` the
-indices of the true ``sees`` outputs (compiled only when percepts are first asked for).
+indices of the true ``sees`` outputs; :func:`generate_role_sees` one with ``role_sees(s, J) ->
+seen`` for one role's ``sees`` outputs only, without the next state (the machine compiles these
+two only when percepts are first asked for).
 
 The transition is indexed by move: a rule whose only move-dependent literals are ``does``
 atoms runs in a small function picked by one of its positive ``does`` literals, so a step
 touches only rules its joint move can fire. Frame rules ``next(f) :- true(f) [& does(r, m)]``
-become bit masks applied to the whole state at once. The rest runs straight-line in
-topological order.
+become bit masks applied to the whole state at once. Bodies that read the state only run
+straight-line. A rule whose one move-dependent literal is a positive derived atom runs in a
+small function of that atom, called from a worklist once the atom is set (forward chaining);
+the rest runs straight-line in topological order (everything but the move-indexed rules, when
+such a rule is part of a recursive component).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -27,7 +35,9 @@ from ggp.reasoner.network import TRUE, Body, Network
 
 @dataclass
 class Layout:
-    """Where each transition output and intermediate atom lives, and which rules run where."""
+    """Where each transition output and intermediate atom lives, and which rules run where:
+    ``blocks`` by triggering move, ``chains`` by the slot of their move-dependent atom,
+    ``static`` (state-only bodies) and ``straight`` in topological order."""
 
     size: int
     slot: dict[int, int]
@@ -35,8 +45,15 @@ class Layout:
     static_copy: set[int] = field(default_factory=set)
     block_copy: dict[tuple[int, int], set[int]] = field(default_factory=lambda: defaultdict(set))
     blocks: dict[tuple[int, int], list[tuple[int, Body]]] = field(default_factory=lambda: defaultdict(list))
+    chains: dict[int, list[tuple[int, Body]]] = field(default_factory=lambda: defaultdict(list))
+    static: list[tuple[int, Body]] = field(default_factory=list)
     straight: list[tuple[int, Body]] = field(default_factory=list)
     shared: list[int] = field(default_factory=list)
+
+
+#: Frame size (in words: locals and value stack) past which a per-call function is written as
+#: a generator (see :meth:`_Writer.end`).
+FRAME_LIMIT = 1000
 
 
 class _Writer:
@@ -46,6 +63,32 @@ class _Writer:
 
     def add(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
+
+    def begin(self, name: str, params: str) -> int:
+        """Start ``def name(params):``; the position of its first body line, for :meth:`end`."""
+        self.add(0, f"def {name}({params}):")
+        return len(self.lines)
+
+    def end(self, start: int, name: str, params: str, result: str) -> None:
+        """End the function begun at ``start`` by returning ``result``.
+
+        CPython keeps frames in 16 KB chunks and maps a fresh chunk for a frame that does not fit
+        in the current one, unmapping it on return: on a large game, where a frame holds thousands
+        of locals, that costs more than the function's own work (three quarters of Agram's 0.17 ms
+        ``role_sees``). A function whose frame would be that large is written instead as
+        ``name_loop()``, a generator whose one frame lives in the generator object: it answers
+        each ``send((params))`` with what the function would return.
+        """
+        body = self.lines[start:]
+        names = {n for line in body for n in re.findall(r"\b[at]\d+\b", line)}
+        widest = max((line.count(",") for line in body), default=0)
+        if len(names) + widest < FRAME_LIMIT:
+            self.add(1, f"return {result}")
+            return
+        assert not any(line.lstrip().startswith("return") for line in body)
+        self.lines[start - 1] = f"def {name}_loop():"
+        self.lines[start:] = (["    out = None", "    while True:", f"        ({params},) = yield out"]
+                              + ["    " + line for line in body] + [f"        out = {result}"])
 
     def getter(self, indices: tuple[int, ...]) -> str:
         """A module-level ``itemgetter`` for ``indices``, shared by identical loads."""
@@ -119,8 +162,9 @@ class Generator:
 
     # -- state-only cones ---------------------------------------------------------------------
 
-    def cone(self, bodies: list[Body]) -> list[int]:
-        """State-only derived atoms read, directly or not, by ``bodies`` (topological order)."""
+    def cone(self, bodies: list[Body], stop: set[int] | frozenset[int] = frozenset()) -> list[int]:
+        """State-only derived atoms read, directly or not, by ``bodies`` (topological order),
+        not looking past the atoms in ``stop`` (those reached are in the list)."""
         net = self.net
         seen: set[int] = set()
         stack = [x for pos, neg in bodies for x in pos + neg]
@@ -129,8 +173,9 @@ class Generator:
             if atom in seen or atom in self.inputs or atom == TRUE or atom in net.move_dependent:
                 continue
             seen.add(atom)
-            for pos, neg in net.bodies.get(atom, ()):
-                stack.extend(pos + neg)
+            if atom not in stop:
+                for pos, neg in net.bodies.get(atom, ()):
+                    stack.extend(pos + neg)
         return sorted(seen, key=self._key)
 
     def fluents_read(self, bodies: list[Body]) -> list[int]:
@@ -152,7 +197,7 @@ class Generator:
 
     def compute(self, w: _Writer, indent: int, bodies: list[Body], done: set[int], loaded: set[int]) -> None:
         """Load the fluents and compute the state-only atoms ``bodies`` need (skipping ``done``)."""
-        cone = [a for a in self.cone(bodies) if a not in done]
+        cone = [a for a in self.cone(bodies, done) if a not in done]
         all_bodies = bodies + [b for a in cone for b in self.net.bodies[a]]
         fluents = [k for k in self.fluents_read(all_bodies) if k not in loaded]
         self.load(w, indent, fluents)
@@ -217,34 +262,31 @@ class Generator:
 
     def analysis(self, w: _Writer) -> None:
         """``analyze(s)``."""
-        w.add(0, "def analyze(s):")
+        start = w.begin("analyze", "s")
         self.analysis_body(w, 1, set(), set())
         self.legal_lists(w, 1)
         roles = ", ".join(f"L{r}" for r in range(len(self.net.roles)))
-        w.add(1, f"return ({roles},), {self.terminal()}")
+        w.end(start, "analyze", "s", f"({roles},), {self.terminal()}")
 
     def goals(self, w: _Writer) -> None:
         """``goals(s)``."""
         net = self.net
-        w.add(0, "def goals(s):")
+        start = w.begin("goals", "s")
         self.compute(w, 1, self._output_bodies([a for g in net.goals for _, a in g]), set(), set())
         for r, lst in enumerate(net.goals):
             w.add(1, f"G{r} = []")
             for value, atom in lst:
                 w.add(1, f"if {self.value(atom)}:")
                 w.add(2, f"G{r}.append({value})")
-        w.add(1, f"return ({', '.join(f'G{r}' for r in range(len(net.roles)))},)")
+        w.end(start, "goals", "s", f"({', '.join(f'G{r}' for r in range(len(net.roles)))},)")
 
     # -- transition ----------------------------------------------------------------------------
 
-    def layout(self, with_sees: bool) -> Layout:
-        """Slots and rule placement for the transition producing ``next`` (and ``sees``)."""
+    def layout(self, targets: list[tuple[int, int]], size: int, frames: bool) -> Layout:
+        """Slots and rule placement for a transition producing ``targets``: ``(slot, atom)``
+        pairs with slots below ``size``. With ``frames``, slot ``k < nb`` holds ``next`` of
+        fluent ``k``, so frame rules become copy masks."""
         net = self.net
-        targets = list(net.next.items())
-        size = self.nb
-        if with_sees:
-            targets += [(self.nb + i, atom) for i, atom in enumerate(self.sees_atoms)]
-            size += len(self.sees_atoms)
         slot: dict[int, int] = {}
         constants: list[int] = []
         for s, atom in targets:
@@ -267,25 +309,38 @@ class Generator:
             slot[atom] = size
             size += 1
         lay = Layout(size, slot, constants)
-        fluent_of = net.fluent_of
+        fluent_of, move_of, dependent = net.fluent_of, net.move_of, net.move_dependent
         for atom in sorted(slot, key=self._key):
             s = slot[atom]
             for pos, neg in net.bodies[atom]:
-                dependent = any(x in net.move_dependent for x in pos + neg)
-                triggers = sorted((net.move_of[p], p) for p in pos if p in net.move_of)
-                if triggers and not dependent:
+                dep_pos = [p for p in pos if p in dependent]
+                dep_neg = any(n in dependent for n in neg)
+                triggers = sorted((move_of[p], p) for p in pos if p in move_of)
+                if triggers and not dep_pos and not dep_neg:
                     key, trigger = triggers[0]
                     rest = tuple(p for p in pos if p != trigger)
-                    if s < self.nb and not neg and len(rest) == 1 and fluent_of.get(rest[0]) == s:
+                    if frames and s < self.nb and not neg and len(rest) == 1 and fluent_of.get(rest[0]) == s:
                         lay.block_copy[key].add(s)
                     else:
                         lay.blocks[key].append((s, (rest, neg)))
-                elif s < self.nb and not neg and len(pos) == 1 and fluent_of.get(pos[0]) == s:
+                elif frames and s < self.nb and not neg and len(pos) == 1 and fluent_of.get(pos[0]) == s:
                     lay.static_copy.add(s)
+                elif not dep_pos and not dep_neg and not any(x in move_of for x in neg):
+                    lay.static.append((s, (pos, neg)))
+                elif len(dep_pos) == 1 and not dep_neg:
+                    lay.chains[slot[dep_pos[0]]].append((s, (tuple(p for p in pos if p != dep_pos[0]), neg)))
                 else:
                     lay.straight.append((s, (pos, neg)))
+        atom_at = {s: a for a, s in slot.items()}
+        if any(atom_at[s] in self.recursive for s, _ in lay.straight):
+            # Forward chaining needs the other rules in topological order, outside recursion:
+            # here every rule but the move-indexed ones runs straight-line, as written.
+            lay.straight = sorted(lay.static + lay.straight + [(s, (body[0] + (atom_at[k],), body[1]))
+                                  for k, rules in lay.chains.items() for s, body in rules],
+                                  key=lambda item: self._key(atom_at[item[0]]))
+            lay.static, lay.chains = [], defaultdict(list)
         needs: Counter[int] = Counter()
-        for rules in lay.blocks.values():
+        for rules in list(lay.blocks.values()) + list(lay.chains.values()):
             needs.update(self.cone([b for _, b in rules]))
         lay.shared = sorted((a for a, n in needs.items() if n > 1), key=self._key)
         return lay
@@ -294,31 +349,50 @@ class Generator:
     def _mask(bits: set[int]) -> str:
         return hex(sum(1 << (8 * k) for k in bits))
 
-    def blocks(self, w: _Writer, lay: Layout, prefix: str) -> None:
-        """One function per triggering move, the dispatch tables ``{prefix}B<r>`` and copy masks."""
-        net = self.net
+    @staticmethod
+    def set_slot(w: _Writer, indent: int, lay: Layout, s: int, cond: str) -> None:
+        """``mv[s] = 1`` when ``cond`` holds, a newly set trigger pushed onto the worklist ``W``."""
+        if s in lay.chains:
+            w.add(indent, f"if not mv[{s}]:" if cond == "1" else f"if not mv[{s}] and ({cond}):")
+            w.add(indent + 1, f"mv[{s}] = 1")
+            w.add(indent + 1, f"W.append({s})")
+        elif cond == "1":
+            w.add(indent, f"mv[{s}] = 1")
+        else:
+            w.add(indent, f"if {cond}:")
+            w.add(indent + 1, f"mv[{s}] = 1")
+
+    def set_slots(self, w: _Writer, indent: int, lay: Layout, rules: list[tuple[int, Body]]) -> None:
+        """Set each slot of ``rules`` whose rule bodies hold (slots in the rules' order)."""
+        grouped: dict[int, list[Body]] = defaultdict(list)
+        for s, body in rules:
+            grouped[s].append(body)
+        for s, bodies in grouped.items():
+            self.set_slot(w, indent, lay, s, self.disj(bodies, lay.slot))
+
+    def function(self, w: _Writer, name: str, lay: Layout, rules: list[tuple[int, Body]]) -> None:
+        """``name(s, mv, J, V, W)`` setting the slots of ``rules``, shared atoms read from ``V``."""
         position = {a: i for i, a in enumerate(lay.shared)}
+        w.add(0, f"def {name}(s, mv, J, V, W):")
+        bodies = [b for _, b in rules]
+        from_v = [a for a in self.cone(bodies, set(position)) if a in position]
+        if len(from_v) == 1:
+            w.add(1, f"a{from_v[0]} = V[{position[from_v[0]]}]")
+        elif from_v:
+            getter = w.getter(tuple(position[a] for a in from_v))
+            w.add(1, ", ".join(f"a{a}" for a in from_v) + f" = {getter}(V)")
+        self.compute(w, 1, bodies, set(from_v), set())
+        self.set_slots(w, 1, lay, rules)
+
+    def blocks(self, w: _Writer, lay: Layout, prefix: str) -> None:
+        """One function per triggering move and per chained slot, their dispatch tables
+        ``{prefix}B<r>`` and ``{prefix}P``, and the copy masks."""
+        net = self.net
         for (r, m), rules in sorted(lay.blocks.items()):
-            w.add(0, f"def {prefix}b{r}_{m}(s, mv, J, V):")
-            bodies = [b for _, b in rules]
-            from_v = [a for a in self.cone(bodies) if a in position]
-            if len(from_v) == 1:
-                w.add(1, f"a{from_v[0]} = V[{position[from_v[0]]}]")
-            elif from_v:
-                getter = w.getter(tuple(position[a] for a in from_v))
-                w.add(1, ", ".join(f"a{a}" for a in from_v) + f" = {getter}(V)")
-            self.compute(w, 1, bodies, set(from_v), set())
-            grouped: dict[int, list[Body]] = defaultdict(list)
-            for s, body in rules:
-                grouped[s].append(body)
-            for s, bodies in grouped.items():
-                cond = self.disj(bodies, lay.slot)
-                if cond == "1":
-                    w.add(1, f"mv[{s}] = 1")
-                else:
-                    w.add(1, f"if {cond}:")
-                    w.add(2, f"mv[{s}] = 1")
-        w.add(0, "def _nop(s, mv, J, V):")
+            self.function(w, f"{prefix}b{r}_{m}", lay, rules)
+        for k, rules in sorted(lay.chains.items()):
+            self.function(w, f"{prefix}p{k}", lay, rules)
+        w.add(0, "def _nop(s, mv, J, V, W):")
         w.add(1, "pass")
         for r, moves in enumerate(net.moves):
             if any(key[0] == r for key in lay.blocks):
@@ -328,9 +402,16 @@ class Generator:
                 table = ", ".join(self._mask(lay.block_copy.get((r, m), set())) for m in range(len(moves)))
                 w.add(0, f"{prefix}C{r} = ({table},)")
         w.add(0, f"{prefix}STATIC = {self._mask(lay.static_copy)}")
+        if lay.chains:
+            w.add(0, f"{prefix}P = {{{', '.join(f'{k}: {prefix}p{k}' for k in sorted(lay.chains))}}}")
 
     def transition(self, w: _Writer, indent: int, lay: Layout, prefix: str, done: set[int], loaded: set[int]) -> None:
-        """Emit a transition from ``s`` by ``J`` into ``mv`` (``done``/``loaded``: locals at hand)."""
+        """Emit a transition from ``s`` by ``J`` into ``mv`` (``done``/``loaded``: locals at hand).
+
+        Rules indexed by move run first, then the state-only bodies; forward chaining then runs
+        the rules whose one move-dependent literal is a slot just set (worklist ``W``); the rest
+        runs straight-line in topological order, chaining again after each trigger it sets.
+        """
         net = self.net
         masks = [f"{prefix}STATIC"] if lay.static_copy else []
         masks += [f"{prefix}C{r}[J[{r}]]" for r in range(len(net.roles)) if any(k[0] == r for k in lay.block_copy)]
@@ -339,15 +420,24 @@ class Generator:
                           f".to_bytes({lay.size}, 'little'))")
         else:
             w.add(indent, f"mv = bytearray({lay.size})")
-        if lay.blocks:
+        copied = sorted(lay.static_copy.union(*lay.block_copy.values()) & set(lay.chains))
+        if copied:
+            w.add(indent, f"W = [k for k in ({''.join(f'{k}, ' for k in copied)}) if mv[k]]")
+        else:
+            w.add(indent, "W = []" if lay.chains else "W = None")
+        if lay.blocks or lay.chains:
             self.compute(w, indent, [((a,), ()) for a in lay.shared], done, loaded)
             w.add(indent, f"V = ({''.join(f'a{a}, ' for a in lay.shared)})")
         for r in range(len(net.roles)):
             if any(key[0] == r for key in lay.blocks):
-                w.add(indent, f"{prefix}B{r}[J[{r}]](s, mv, J, V)")
+                w.add(indent, f"{prefix}B{r}[J[{r}]](s, mv, J, V, W)")
         for s in lay.constants:
             w.add(indent, f"mv[{s}] = 1")
-        self.compute(w, indent, [b for _, b in lay.straight], done, loaded)
+        self.compute(w, indent, [b for _, b in lay.static + lay.straight], done, loaded)
+        self.set_slots(w, indent, lay, lay.static)
+        chase = ["while W:", f"    {prefix}P[W.pop()](s, mv, J, V, W)"] if lay.chains else []
+        for line in chase:
+            w.add(indent, line)
         by_slot: dict[int, list[Body]] = defaultdict(list)
         for s, body in lay.straight:
             by_slot[s].append(body)
@@ -356,8 +446,10 @@ class Generator:
         for s in sorted(by_slot, key=lambda x: self._key(atom_at[x])):
             comp = self.recursive.get(atom_at[s])
             if comp is None:
-                w.add(indent, f"if {self.disj(by_slot[s], lay.slot)}:")
-                w.add(indent + 1, f"mv[{s}] = 1")
+                self.set_slot(w, indent, lay, s, self.disj(by_slot[s], lay.slot))
+                if s in lay.chains:
+                    for line in chase:
+                        w.add(indent, line)
                 continue
             if comp[0] in looped:
                 continue
@@ -374,21 +466,41 @@ class Generator:
 
     def step(self, w: _Writer) -> Layout:
         """``step(s, J)``."""
-        lay = self.layout(False)
+        lay = self.layout(list(self.net.next.items()), self.nb, frames=True)
         self.blocks(w, lay, "n_")
-        w.add(0, "def step(s, J):")
+        start = w.begin("step", "s, J")
         self.transition(w, 1, lay, "n_", set(), set())
-        w.add(1, "return bytes(mv)" if lay.size == self.nb else f"return bytes(mv[:{self.nb}])")
+        w.end(start, "step", "s, J", "bytes(mv)" if lay.size == self.nb else f"bytes(mv[:{self.nb}])")
         return lay
+
+    @staticmethod
+    def ones(w: _Writer, indent: int, start: int, stop: int) -> None:
+        """``R``: the positions ``i - start`` of the 1 bytes of ``mv[start:stop]``, ascending."""
+        w.add(indent, "R = []")
+        w.add(indent, f"i = mv.find(1, {start}, {stop})")
+        w.add(indent, "while i >= 0:")
+        w.add(indent + 1, f"R.append(i - {start})" if start else "R.append(i)")
+        w.add(indent + 1, f"i = mv.find(1, i + 1, {stop})")
 
     def step_sees(self, w: _Writer) -> None:
         """``step_sees(s, J)``."""
-        lay = self.layout(True)
+        targets = list(self.net.next.items()) + [(self.nb + i, atom) for i, atom in enumerate(self.sees_atoms)]
+        lay = self.layout(targets, self.nb + len(self.sees_atoms), frames=True)
         self.blocks(w, lay, "f_")
-        w.add(0, "def step_sees(s, J):")
+        start = w.begin("step_sees", "s, J")
         self.transition(w, 1, lay, "f_", set(), set())
-        n = len(self.sees_atoms)
-        w.add(1, f"return bytes(mv[:{self.nb}]), [i for i in range({n}) if mv[{self.nb} + i]]")
+        self.ones(w, 1, self.nb, self.nb + len(self.sees_atoms))
+        w.end(start, "step_sees", "s, J", f"bytes(mv[:{self.nb}]), R")
+
+    def role_sees(self, w: _Writer, role: int) -> None:
+        """``role_sees(s, J)``: the indices of ``role``'s true ``sees`` outputs, no next state."""
+        atoms = [atom for _, atom in self.net.sees[role]]
+        lay = self.layout(list(enumerate(atoms)), len(atoms), frames=False)
+        self.blocks(w, lay, "r_")
+        start = w.begin("role_sees", "s, J")
+        self.transition(w, 1, lay, "r_", set(), set())
+        self.ones(w, 1, 0, len(atoms))
+        w.end(start, "role_sees", "s, J", "R")
 
     def playout(self, w: _Writer, lay: Layout) -> None:
         """``playout``: analysis, uniform choice and transition inlined in one loop."""
@@ -428,4 +540,11 @@ def generate_sees(net: Network) -> str:
     """The Python source of ``step_sees`` for ``net``."""
     w = _Writer()
     Generator(net).step_sees(w)
+    return w.text()
+
+
+def generate_role_sees(net: Network, role: int) -> str:
+    """The Python source of ``role_sees`` for the role at index ``role`` of ``net``."""
+    w = _Writer()
+    Generator(net).role_sees(w, role)
     return w.text()

@@ -3,24 +3,110 @@
 States are :class:`PackedState` values: one byte per fluent of the reachable domain. The first
 query on a state computes every role's legal moves and whether it is terminal in one call and
 keeps the answer on the state.
+
+A machine built with ``cache=True`` (as :func:`ggp.reasoner.make_machine` builds them) first
+looks for the game in the disk cache (:mod:`ggp.reasoner.cache`) and stores what it builds
+there: the interface, the network, and each generated module's code the first time it is
+compiled (:meth:`FastMachine.module`), so the next process gets them without building.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ggp.collector import rare_collections
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Term
-from ggp.reasoner.codegen import generate, generate_sees
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS
-from ggp.reasoner.grounding import ground
+from ggp.gdl.terms import Constant, Function, Term
+from ggp.reasoner.cache import CacheEntry
+from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, GroundingTooLarge
 from ggp.reasoner.machine import State, StateMachine
-from ggp.reasoner.network import Network, build_network
+from ggp.reasoner.network import Network
+
+T = TypeVar("T")
+Analysis = tuple[tuple[list[int], ...], Any]
+PerceptMoves = Mapping[Term, tuple[frozenset[Term] | None, ...]]
+
+
+@dataclass(frozen=True)
+class Interface:
+    """What a machine needs besides its generated code: the terms behind its indices."""
+
+    roles: tuple[Constant, ...]
+    fluents: tuple[Term, ...]
+    moves: tuple[tuple[Term, ...], ...]
+    init: bytes
+    sees: tuple[tuple[Term, ...], ...]
+    grounding_seconds: float
+    ground_rules: int
+
+    @classmethod
+    def of(cls, net: Network, grounding_seconds: float, ground_rules: int) -> Interface:
+        """The interface of ``net``, equal subterms shared (its pickle loads several times faster)."""
+        table: dict[Term, Term] = {}
+        return cls(
+            tuple(net.roles), _interned(net.fluents, table), tuple(_interned(ms, table) for ms in net.moves),
+            net.init, tuple(_interned([t for t, _ in seen], table) for seen in net.sees),
+            grounding_seconds, ground_rules,
+        )
+
+    def agrees_with(self, net: Network) -> bool:
+        """True when ``net`` numbers roles, fluents, moves and percepts as this interface does."""
+        return (self.roles == net.roles and self.fluents == net.fluents and self.moves == net.moves
+                and self.sees == tuple(tuple(t for t, _ in seen) for seen in net.sees))
+
+
+def _interned(terms: Iterable[Term], table: dict[Term, Term]) -> tuple[Term, ...]:
+    def one(term: Term) -> Term:
+        found = table.get(term)
+        if found is None:
+            if isinstance(term, Function):
+                term = Function(term.name, tuple(one(a) for a in term.args))
+            found = table[term] = term
+        return found
+
+    return tuple(one(t) for t in terms)
+
+
+def _entry(namespace: dict[str, Any], name: str) -> Callable[..., Any]:
+    """The generated function ``name``, or a function answering through the generators
+    ``name_loop()`` when the code generator wrote it as one (a large frame): one generator per
+    thread calling at the same time, kept for the next call."""
+    function = namespace.get(name)
+    if function is not None:
+        return function  # type: ignore[no-any-return]
+    make: Callable[[], Generator[Any, tuple[Any, ...], None]] = namespace[f"{name}_loop"]
+    idle: list[Generator[Any, tuple[Any, ...], None]] = []
+
+    def call(*args: Any) -> Any:
+        try:
+            gen = idle.pop()
+        except IndexError:
+            gen = make()
+            next(gen)
+        result = gen.send(args)  # a generator that raised is finished and not kept
+        idle.append(gen)
+        return result
+
+    return call
+
+
+def _source(net: Network, name: str) -> str:
+    """The source of the generated module ``name``: ``main``, ``sees`` or ``sees<role index>``."""
+    from ggp.reasoner.codegen import generate, generate_role_sees, generate_sees
+
+    if name == "main":
+        return generate(net)
+    if name == "sees":
+        return generate_sees(net)
+    if name.startswith("sees") and name[4:].isdigit() and int(name[4:]) < len(net.roles):
+        return generate_role_sees(net, int(name[4:]))
+    raise ReasonerError(f"no generated module named {name!r}")
 
 
 class PackedState(State):
@@ -48,36 +134,149 @@ class PackedState(State):
 
 
 class FastMachine(StateMachine):
-    """A state machine evaluating the ground network with generated straight-line Python."""
+    """A state machine evaluating the ground network with generated straight-line Python.
+
+    With ``cache=True`` the machine is loaded from the disk cache when it is there, and what is
+    built is stored there (see :mod:`ggp.reasoner.cache`; ``from_cache`` says which happened).
+    """
 
     def __init__(
         self, description: GameDescription, max_rules: int = DEFAULT_MAX_RULES,
-        max_seconds: float = DEFAULT_MAX_SECONDS,
+        max_seconds: float = DEFAULT_MAX_SECONDS, cache: bool = False,
     ):
         self.description = description
+        self.max_rules, self.max_seconds = max_rules, max_seconds
         start = time.perf_counter()
-        namespace: dict[str, Any] = {}
-        with rare_collections():
-            program = ground(description, max_rules, max_seconds)
-            self.grounding_seconds = program.seconds
-            self.ground_rules = len(program.rules)
-            net = build_network(description, program)
-            self.network: Network = net
-            self.source = generate(net)
-            exec(compile(self.source, f"<network of {description.source or 'game'}>", "exec"), namespace)
-        self._analyze: Callable[[bytes], tuple[tuple[list[int], ...], Any]] = namespace["analyze"]
-        self._goals: Callable[[bytes], tuple[list[int], ...]] = namespace["goals"]
-        self._step: Callable[[bytes, tuple[int, ...]], bytes] = namespace["step"]
+        self._lock = threading.RLock()
+        self._modules: dict[str, dict[str, Any]] = {}
+        self._values: dict[str, object] = {}
+        self._network: Network | None = None
+        self._entry = CacheEntry.for_game(description.digest()) if cache else None
+        face = self._cached_interface()
+        self.from_cache = face is not None
+        if face is None:
+            face = self._build()
+        self._face = face
+        self.grounding_seconds = face.grounding_seconds
+        self.ground_rules = face.ground_rules
+        self.roles = face.roles
+        self._role_index = {r: i for i, r in enumerate(face.roles)}
+        self._fluents = face.fluents
+        self._fluent_index = {f: i for i, f in enumerate(face.fluents)}
+        self._moves = face.moves
+        self._move_index = [{m: i for i, m in enumerate(ms)} for ms in face.moves]
+        self._seen_terms = face.sees
+        self._sees = [(r, term) for r, seen in enumerate(face.sees) for term in seen]
+        self._initial = PackedState(face.init, self._fluents)
+        main = self.module("main")
+        self._analyze: Callable[[bytes], Analysis] = _entry(main, "analyze")
+        self._goals: Callable[[bytes], tuple[list[int], ...]] = _entry(main, "goals")
+        self._step: Callable[[bytes, tuple[int, ...]], bytes] = _entry(main, "step")
+        self._playout: Callable[[bytes, Callable[[int], int], int], tuple[bytes, int, bool]] = main["playout"]
         self._step_sees: Callable[[bytes, tuple[int, ...]], tuple[bytes, list[int]]] | None = None
-        self._playout: Callable[[bytes, Callable[[int], int], int], tuple[bytes, int, bool]] = namespace["playout"]
+        self._role_sees: list[Callable[[bytes, tuple[int, ...]], list[int]] | None] = [None] * len(self.roles)
         self.build_seconds = time.perf_counter() - start
-        self.roles = net.roles
-        self._fluents = net.fluents
-        self._fluent_index = {f: i for i, f in enumerate(net.fluents)}
-        self._moves = net.moves
-        self._move_index = [{m: i for i, m in enumerate(ms)} for ms in net.moves]
-        self._sees = [(r, term) for r, seen in enumerate(net.sees) for term, _ in seen]
-        self._initial = PackedState(net.init, self._fluents)
+
+    # -- building and the cache ----------------------------------------------------------------
+
+    def _cached_interface(self) -> Interface | None:
+        entry = self._entry
+        if entry is None:
+            return None
+        verdict = entry.load_value("too_large")
+        if (isinstance(verdict, tuple) and len(verdict) == 3 and self.max_rules <= verdict[0]
+                and self.max_seconds <= verdict[1]):
+            raise GroundingTooLarge(str(verdict[2]))
+        face = entry.load_value("interface")
+        if not isinstance(face, Interface):
+            return None
+        entry.touch()
+        return face
+
+    def _ground(self) -> tuple[Network, float, int]:
+        from ggp.reasoner.grounding import ground
+        from ggp.reasoner.network import build_network
+
+        with rare_collections():
+            try:
+                program = ground(self.description, self.max_rules, self.max_seconds)
+            except GroundingTooLarge as exc:
+                if self._entry is not None:
+                    self._entry.store_value("too_large", (self.max_rules, self.max_seconds, str(exc)))
+                raise
+            return build_network(self.description, program), program.seconds, len(program.rules)
+
+    def _build(self) -> Interface:
+        net, seconds, rules = self._ground()
+        self._network = net
+        face = Interface.of(net, seconds, rules)
+        if self._entry is not None:
+            self._entry.store_value("network", net)
+            self._entry.store_value("interface", face)
+        return face
+
+    @property
+    def network(self) -> Network:
+        """The ground network (loaded from the cache, or grounded again, when first asked for)."""
+        net = self._network
+        if net is None:
+            with self._lock:
+                net = self._network
+                if net is None:
+                    loaded = self._entry.load_value("network") if self._entry is not None else None
+                    if isinstance(loaded, Network) and self._face.agrees_with(loaded):
+                        net = loaded
+                    else:
+                        net = self._ground()[0]
+                        if not self._face.agrees_with(net):
+                            raise ReasonerError("the cached machine does not match the game's network")
+                        if self._entry is not None:
+                            self._entry.store_value("network", net)
+                    self._network = net
+        return net
+
+    def module(self, name: str) -> dict[str, Any]:
+        """The namespace of the generated module ``name`` (``main``, ``sees`` or ``sees<r>``),
+        compiled once per machine: from the cache when it has the code, else generated,
+        compiled and added to the cache."""
+        found = self._modules.get(name)
+        if found is None:
+            with self._lock:
+                found = self._modules.get(name)
+                if found is None:
+                    code = self._entry.load_code(name) if self._entry is not None else None
+                    if code is None:
+                        with rare_collections():
+                            code = compile(_source(self.network, name), f"<fast machine: {name}>", "exec")
+                        if self._entry is not None:
+                            self._entry.store_code(name, code)
+                    found = {}
+                    exec(code, found)
+                    self._modules[name] = found
+        return found
+
+    def _derived(self, name: str, kind: type, compute: Callable[[], T]) -> T:
+        """A value computed from the network once, kept in memory and in the cache."""
+        found = self._values.get(name)
+        if found is None:
+            with self._lock:
+                found = self._values.get(name)
+                if found is None:
+                    found = self._entry.load_value(name) if self._entry is not None else None
+                    if not isinstance(found, kind):
+                        found = compute()
+                        if self._entry is not None:
+                            self._entry.store_value(name, found)
+                    self._values[name] = found
+        return found  # type: ignore[return-value]
+
+    def compile_all(self) -> None:
+        """Compile every generated module and compute every analysis now (filling the cache)."""
+        self.module("sees")
+        for r, role in enumerate(self.roles):
+            if self._seen_terms[r]:
+                self.module(f"sees{r}")
+            self.percept_moves(role)
 
     # -- internal helpers ----------------------------------------------------------------------
 
@@ -147,17 +346,39 @@ class FastMachine(StateMachine):
 
     def percepts(self, state: State, joint: Sequence[Term]) -> dict[Constant, frozenset[Term]]:
         """What each role sees on the transition."""
-        if self._step_sees is None:
-            namespace: dict[str, Any] = {}
-            source = generate_sees(self.network)
-            exec(compile(source, f"<percepts of {self.description.source or 'game'}>", "exec"), namespace)
-            self._step_sees = namespace["step_sees"]
-        _, seen = self._step_sees(self._packed(state).bits, self._indices(joint))
+        step_sees = self._step_sees
+        if step_sees is None:
+            step_sees = self._step_sees = _entry(self.module("sees"), "step_sees")
+        _, seen = step_sees(self._packed(state).bits, self._indices(joint))
         per_role: list[set[Term]] = [set() for _ in self.roles]
         for i in seen:
             r, term = self._sees[i]
             per_role[r].add(term)
         return {role: frozenset(p) for role, p in zip(self.roles, per_role)}
+
+    def role_percepts(self, state: State, joint: Sequence[Term], role: Constant) -> frozenset[Term]:
+        """What ``role`` sees on the transition, from a function computing only its percepts."""
+        r = self._role_index.get(role)
+        if r is None or not self._seen_terms[r]:
+            return frozenset()
+        role_sees = self._role_sees[r]
+        if role_sees is None:
+            role_sees = self._role_sees[r] = _entry(self.module(f"sees{r}"), "role_sees")
+        terms = self._seen_terms[r]
+        return frozenset([terms[i] for i in role_sees(self._packed(state).bits, self._indices(joint))])
+
+    def percept_moves(self, role: Constant) -> PerceptMoves:
+        """Per percept ``role`` can see, the moves it reveals (see :mod:`ggp.reasoner.percept_moves`)."""
+        r = self._role_index.get(role)
+        if r is None:
+            return {}
+
+        def compute() -> PerceptMoves:
+            from ggp.reasoner.percept_moves import percept_moves
+
+            return percept_moves(self.network, r)
+
+        return self._derived(f"percept_moves{r}", dict, compute)
 
     def depth_charge(self, state: State, rng: random.Random, max_steps: int) -> tuple[State, int, bool]:
         """A uniform random playout in one generated loop (same choices as the generic one)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
@@ -90,6 +90,24 @@ class StateMachine(ABC):
     @abstractmethod
     def state_from_fluents(self, fluents: Iterable[Term]) -> State:
         """This machine's state in which exactly ``fluents`` hold."""
+
+    def role_percepts(self, state: State, joint: Sequence[Term], role: Constant) -> frozenset[Term]:
+        """What ``role`` alone sees on the transition from ``state`` by ``joint``.
+
+        The same as ``percepts(state, joint)[role]``; reasoners may override it with a cheaper
+        computation of the one role's percepts.
+        """
+        return self.percepts(state, joint).get(role, frozenset())
+
+    def percept_moves(self, role: Constant) -> Mapping[Term, tuple[frozenset[Term] | None, ...]]:
+        """Which moves each percept of ``role`` reveals, as far as the reasoner knows.
+
+        For a percept ``P`` in the mapping, per role (in role order): None when ``P`` says
+        nothing about that role's move, else a set of moves one of which that role played on
+        every transition on which ``role`` sees ``P``. A percept absent from the mapping
+        reveals nothing; the default, an empty mapping, knows nothing.
+        """
+        return {}
 
     def all_legal_moves(self, state: State) -> tuple[tuple[Term, ...], ...]:
         """The legal moves of every role, in role order."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term, sort_key
-from ggp.reasoner.grounding import GroundProgram
+
+if TYPE_CHECKING:
+    from ggp.reasoner.grounding import GroundProgram
 
 #: The atom id standing for "always true" (clingo's atom ids start at 1).
 TRUE = 0
@@ -188,6 +189,8 @@ def build_network(description: GameDescription, program: GroundProgram) -> Netwo
 
 def _layer(net: Network, inputs: set[int]) -> None:
     """Order derived atoms topologically, find recursion, and mark move-dependent atoms."""
+    import networkx as nx  # here, not at the top: a machine loaded from the cache never needs it
+
     graph = nx.DiGraph()
     graph.add_nodes_from(net.bodies)
     negative_edges = set()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import clingo
 from clingo import ast
@@ -27,6 +27,7 @@ from ggp.gdl.terms import Constant, Term, sort_key
 from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
 from ggp.reasoner.machine import FluentState, State, StateMachine
 from ggp.reasoner.relevance import Relevance
+from ggp.reasoner.rule_reveals import rule_reveals
 
 _CACHE_SIZE = 256
 #: Grounded states kept for their transitions (each holds a clingo program in memory).
@@ -285,3 +286,9 @@ class OracleMachine(StateMachine):
     def percepts(self, state: State, joint: Sequence[Term]) -> dict[Constant, frozenset[Term]]:
         """The ``sees`` atoms for the joint move, per role."""
         return dict(self._transition(state, joint)[1])
+
+    def percept_moves(self, role: Constant) -> Mapping[Term, tuple[frozenset[Term] | None, ...]]:
+        """Per percept of ``role``, the moves it reveals, read from the rules: each computed on its
+        first lookup and kept, so iteration covers only the percepts looked up so far (see
+        :mod:`ggp.reasoner.rule_reveals`)."""
+        return rule_reveals(self).percept_moves(role)

@@ -29,6 +29,7 @@ Clingo objects stay in this module: the interface takes and returns terms and tu
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -67,6 +68,10 @@ _TRANSITION_OUTPUT = """
 #external _w_does(R,@T@) : role(R).
 _o_does(R,M,@T@) :- _t_does__@T@(R,M), _w_does(R,@T@).
 """
+
+
+class SolverTimeout(GGPError):
+    """A solver call passed the solver's :attr:`HistorySolver.cutoff` (its answer is unknown)."""
 
 
 class InconsistentObservationError(GGPError):
@@ -251,6 +256,9 @@ class HistorySolver:
         self.role = role
         self.others = tuple(r for r in self.roles if r != role)
         self.horizon = 0
+        #: When set (a :func:`time.monotonic` time), every solver call past it is cancelled and
+        #: raises :class:`SolverTimeout`.
+        self.cutoff: float | None = None
         self._names = AspNames()
         self._messages: list[str] = []
         self._ctl = clingo.Control(["--warn=none"], logger=self._log, message_limit=5)
@@ -293,9 +301,50 @@ class HistorySolver:
         Raises :class:`InconsistentObservationError` naming the step when no history explains
         the moves and percepts so far; the solver cannot be used after that.
         """
+        self.extend_many([(move, frozenset(percepts))])
+
+    def extend_many(self, steps: Sequence[tuple[Term, frozenset[Term]]], check: bool = True) -> None:
+        """Add several steps (the role's move and percepts of each) with one grounding call:
+        each grounding call costs time in proportion to the whole program so far, so catching
+        up many steps at once is far cheaper than one by one. With ``check``, raises
+        :class:`InconsistentObservationError` naming the last step when no history explains
+        them (the step at fault is named exactly when there is one step)."""
         self._check_usable()
-        seen = frozenset(percepts)
-        t = self.horizon
+        if not steps:
+            return
+        first = self.horizon
+        parts: dict[str, str] = {}
+        for offset, (move, seen) in enumerate(steps):
+            t = first + offset
+            parts[f"transition{t}"] = at_time(self._templates["transition"], t)
+            parts[f"step{t + 1}"] = self._observed(t, move, seen)
+            parts[f"state{t + 1}"] = at_time(self._templates["state"], t + 1)
+        try:
+            for name, text in parts.items():
+                self._ctl.add(name, [], text)
+            self._ctl.ground([(name, []) for name in parts])
+        except RuntimeError as exc:
+            raise ReasonerError(f"clingo cannot ground steps {first + 1} to {first + len(steps)}: "
+                                f"{'; '.join(self._messages) or exc}") from None
+        self.horizon = first + len(steps)
+        last = self.horizon - 1
+        for t in range(first, self.horizon):
+            self._ctl.assign_external(self._switch("_seen", clingo.Number(t)), True)
+        if not check or self.consistent():
+            return
+        move, seen = steps[-1]
+        self._ctl.assign_external(self._switch("_seen", clingo.Number(last)), False)
+        if len(steps) > 1:
+            reason = "no history of the game explains the moves and percepts of the last steps"
+        elif self.consistent():
+            reason = "no history of the game explains these percepts"
+        else:
+            reason = "no history consistent with the earlier steps lets the role make this move (illegal, or the game was over)"
+        self._broken = InconsistentObservationError(self.role, last + 1, move, seen, reason)
+        raise self._broken
+
+    def _observed(self, t: int, move: Term, seen: frozenset[Term]) -> str:
+        """The program part fixing the role's move at time ``t`` and what it saw."""
         g = self._names.ground
         me = g(self.role)
         lines = [f"{_timed('does', t, [me, g(move)])}.", f":- not {_timed('legal', t, [me, g(move)])}.",
@@ -307,29 +356,7 @@ class HistorySolver:
             f":- {_timed('sees', t, [me, 'P'])}, not _obs__{t}(P), _seen({t}).",
             f":- _obs__{t}(P), not {_timed('sees', t, [me, 'P'])}, _seen({t}).",
         ]
-        parts = {
-            f"transition{t}": at_time(self._templates["transition"], t),
-            f"step{t + 1}": "\n".join(lines) + "\n",
-            f"state{t + 1}": at_time(self._templates["state"], t + 1),
-        }
-        try:
-            for name, text in parts.items():
-                self._ctl.add(name, [], text)
-            self._ctl.ground([(name, []) for name in parts])
-        except RuntimeError as exc:
-            raise ReasonerError(f"clingo cannot ground step {t + 1}: {'; '.join(self._messages) or exc}") from None
-        self.horizon = t + 1
-        switch = self._switch("_seen", clingo.Number(t))
-        self._ctl.assign_external(switch, True)
-        if self.consistent():
-            return
-        self._ctl.assign_external(switch, False)
-        if self.consistent():
-            reason = "no history of the game explains these percepts"
-        else:
-            reason = "no history consistent with the earlier steps lets the role make this move (illegal, or the game was over)"
-        self._broken = InconsistentObservationError(self.role, t + 1, move, seen, reason)
-        raise self._broken
+        return "\n".join(lines) + "\n"
 
     def _check_usable(self) -> None:
         if self._broken is not None:
@@ -394,9 +421,19 @@ class HistorySolver:
             else:
                 models[:] = [model.symbols(shown=True)]
 
-        if budget is None:
+        if budget is None and self.cutoff is None:
             result = self._ctl.solve(assumptions=assumptions, on_model=on_model or collect)
             assert isinstance(result, clingo.SolveResult)
+            return None if result.unsatisfiable else models
+        if budget is None:
+            assert self.cutoff is not None
+            with self._ctl.solve(assumptions=assumptions, on_model=on_model or collect, async_=True) as handle:
+                assert isinstance(handle, clingo.SolveHandle)
+                if not handle.wait(max(0.0, self.cutoff - time.monotonic())):
+                    handle.cancel()
+                    handle.wait()
+                    raise SolverTimeout("the solver ran out of time")
+                result = handle.get()
             return None if result.unsatisfiable else models
         with self._ctl.solve(assumptions=assumptions, on_model=on_model or collect, async_=True) as handle:
             assert isinstance(handle, clingo.SolveHandle)

@@ -1,8 +1,9 @@
 """Cross-checking two reasoners on seeded random playouts.
 
 At every state of every playout both machines answer every query (terminal, goals, each role's
-legal moves, and for the chosen joint move the percepts and the next state); the first answer
-that differs is reported with the state, the query and both answers.
+legal moves, and for the chosen joint move the percepts and the next state; a machine with its
+own ``role_percepts`` answers it for every role, checked against the other's percepts); the
+first answer that differs is reported with the state, the query and both answers.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import TypeVar
 
 from ggp.errors import GGPError
 from ggp.gdl.rules import GameDescription
+from ggp.gdl.terms import Constant, Term
 from ggp.reasoner.domains import DEFAULT_MAX_SECONDS
-from ggp.reasoner.machine import State, StateMachine
+from ggp.reasoner.machine import JointMove, State, StateMachine
 from ggp.reasoner.play import random_joint_move
 
 T = TypeVar("T")
@@ -87,6 +89,25 @@ def _show(value: object) -> str:
     return str(value)
 
 
+class _Percepts:
+    """Each machine's percepts for one transition, asked once."""
+
+    def __init__(self, machines: tuple[tuple[StateMachine, State], ...], joint: JointMove):
+        self.machines, self.joint = machines, joint
+        self.known: dict[int, dict[Constant, frozenset[Term]]] = {}
+
+    def of(self, k: int) -> dict[Constant, frozenset[Term]]:
+        """The percepts of the ``k``-th machine."""
+        if k not in self.known:
+            machine, state = self.machines[k]
+            self.known[k] = machine.percepts(state, self.joint)
+        return self.known[k]
+
+    def of_role(self, k: int, role: Constant) -> frozenset[Term]:
+        """What ``role`` sees according to the ``k``-th machine's percepts."""
+        return self.of(k).get(role, frozenset())
+
+
 def compare_machines(
     first: StateMachine, second: StateMachine, count: int, seed: int,
     names: tuple[str, str] = ("first", "second"), max_steps: int = 1000,
@@ -127,11 +148,19 @@ def compare_machines(
                 report.unfinished += 1
                 break
             joint = random_joint_move(first, a, rng)
-            for query, ask_first, ask_second in (
-                (f"percepts for {_show(joint)}", lambda: first.percepts(a, joint), lambda: second.percepts(b, joint)),
-                (f"next state for {_show(joint)}", lambda: first.next_state(a, joint).fluents,
-                 lambda: second.next_state(b, joint).fluents),
-            ):
+            seen = _Percepts(((first, a), (second, b)), joint)
+            moves: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+                (f"percepts for {_show(joint)}", partial(seen.of, 0), partial(seen.of, 1)),
+            ]
+            for role in first.roles:  # a machine's own role_percepts against the other's percepts
+                for k, (machine, state) in enumerate(((first, a), (second, b))):
+                    if type(machine).role_percepts is not StateMachine.role_percepts:
+                        moves.append((f"percepts of {role} for {_show(joint)}",
+                                      partial(machine.role_percepts, state, joint, role),
+                                      partial(seen.of_role, 1 - k, role)))
+            moves.append((f"next state for {_show(joint)}", lambda: first.next_state(a, joint).fluents,
+                          lambda: second.next_state(b, joint).fluents))
+            for query, ask_first, ask_second in moves:
                 shown_a, _ = _answer(ask_first)
                 shown_b, _ = _answer(ask_second)
                 if shown_a != shown_b:

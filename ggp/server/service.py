@@ -3,7 +3,7 @@
 :class:`PlayerService` plays one match at a time for one :class:`~ggp.players.base.Player`:
 ``start`` opens a :class:`~ggp.players.session.PlayerSession` (``busy`` while another match is
 running), ``play``/``stop`` messages in any of their forms become
-:class:`~ggp.players.tracker.Observation` s for it, ``info`` reports the name and status. The
+:class:`~ggp.belief.Observation` s for it, ``info`` reports the name and status. The
 HTTP server (:mod:`ggp.server.server`) and the game manager's in-process players both use it,
 so a player behaves the same in-process and over the network.
 
@@ -19,10 +19,10 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
+from ggp.belief import Observation
+from ggp.deadline import Deadline
 from ggp.players.base import MatchInfo, Player
-from ggp.players.deadline import Deadline
 from ggp.players.session import PlayerSession
-from ggp.players.tracker import Observation
 from ggp.protocol.messages import (
     Abort,
     Info,

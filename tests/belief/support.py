@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
-from ggp.belief import Observation
+from ggp.belief import Observation, Prior
 from ggp.errors import Problem
 from ggp.gdl.load import read_game, read_game_file
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.reasoner.machine import JointMove, State, StateMachine
 from ggp.reasoner.play import joint_moves, random_joint_move
+from ggp.reasoner.temporal import HistorySolver
 from tests.conftest import RULESHEETS, shared_path
 
 
@@ -83,3 +84,21 @@ def brute_force(machine: StateMachine, role: Constant, observations: list[Observ
         frontier = following
     total = sum(w for w, _ in frontier.values())
     return {s.fluents: w / total for s, (w, _) in frontier.items()}, sum(c for _, c in frontier.values())
+
+
+def solver_information_set(description: GameDescription, role: Constant,
+                           observations: list[Observation]) -> tuple[dict[frozenset[Term], float], int]:
+    """The information set from scratch with the answer-set solver (the whole history as one
+    program, every consistent history enumerated): each end state's posterior probability and
+    the number of consistent histories. An implementation independent of the belief's."""
+    solver = HistorySolver(description, role)
+    solver.extend_many([(o.move, o.percepts) for o in observations])  # type: ignore[misc]
+    records = solver.histories(1_000_000)
+    assert records is not None
+    prior = Prior()
+    weights: dict[frozenset[Term], float] = {}
+    for record in records:
+        w = prior.of_history(record, solver.roles, role)
+        weights[record.end] = weights.get(record.end, 0.0) + w
+    total = sum(weights.values())
+    return {s: w / total for s, w in weights.items()}, len(records)

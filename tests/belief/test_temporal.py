@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from ggp.belief import Belief, Observation
+from ggp.belief import Observation
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Constant
 from ggp.reasoner import make_machine
 from ggp.reasoner.asp import AspNames
-from ggp.reasoner.temporal import HistorySolver, at_time, classify, temporal_program
-from tests.belief.support import brute_force, corpus_game, game_text, parse
+from ggp.reasoner.temporal import HistorySolver, InconsistentObservationError, at_time, classify, temporal_program
+from tests.belief.support import brute_force, corpus_game, game_text, parse, solver_information_set
 
 CANDIDATE, RANDOM = Constant("candidate"), Constant("random")
 
@@ -55,9 +55,9 @@ def test_disjunctions_and_propositions_against_brute_force(case: str) -> None:
     watcher = Constant("watcher")
     observations = [Observation(parse("look"), frozenset(parse(p) for p in seen)) for seen in OR_CASES[case]]
     expected, histories = brute_force(make_machine(game, "oracle"), watcher, observations)
-    exact = Belief(game, watcher, observations).information_set()
-    assert exact is not None and len(exact.histories) == histories > 0
-    assert {s.fluents: p for s, p in exact.states.items()} == pytest.approx(expected)
+    found, solved = solver_information_set(game, watcher, observations)
+    assert solved == histories > 0
+    assert found == pytest.approx(expected)
 
 
 def test_layering_violations_are_reported() -> None:
@@ -86,3 +86,26 @@ def test_solver_queries_on_monty_hall() -> None:
     records = solver.histories(10)
     assert records is not None and len(records) == 2 and solver.histories(1) is None
     assert {r.legal_counts[1][RANDOM] for r in records} == {1, 2}
+
+
+def test_many_steps_grounded_at_once_equal_one_by_one() -> None:
+    game = corpus_game("montyhall.gdl")
+    steps = [(parse("(choose 1)"), frozenset({parse("(does candidate (choose 1))")})),
+             (parse("noop"), frozenset({parse("(does candidate noop)"), parse("(open_door 3)")}))]
+    one_by_one = HistorySolver(game, CANDIDATE)
+    for move, seen in steps:
+        one_by_one.extend(move, seen)
+    at_once = HistorySolver(game, CANDIDATE)
+    at_once.extend_many(steps)
+    assert at_once.horizon == one_by_one.horizon == 2
+    first, second = one_by_one.histories(10), at_once.histories(10)
+    assert first is not None and second is not None
+    assert {r.joints for r in first} == {r.joints for r in second} and len(first) == 2
+
+
+def test_inconsistent_steps_grounded_at_once_name_the_last_step() -> None:
+    solver = HistorySolver(corpus_game("montyhall.gdl"), CANDIDATE)
+    steps = [(parse("(choose 1)"), frozenset({parse("(does candidate (choose 1))")})),
+             (parse("noop"), frozenset({parse("(does candidate noop)"), parse("(open_door 1)")}))]
+    with pytest.raises(InconsistentObservationError, match="step 2"):
+        solver.extend_many(steps)

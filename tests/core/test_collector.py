@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ggp.collector import BUILD_THRESHOLD, rare_collections
+from ggp.collector import BUILD_THRESHOLD, keep_out, rare_collections
 
 
 @pytest.fixture(autouse=True)
@@ -72,3 +72,15 @@ def test_blocks_overlapping_in_two_threads_restore_after_the_last() -> None:
         thread.join(10)
     assert seen == {"after A left": BUILD_THRESHOLD}
     assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_keep_out_freezes_until_the_last_block_ends() -> None:
+    assert gc.get_freeze_count() == 0
+    kept = [object() for _ in range(10)]
+    with keep_out():
+        frozen = gc.get_freeze_count()
+        assert frozen >= len(kept)
+        with keep_out():  # a second match in the same process
+            assert gc.get_freeze_count() >= frozen
+        assert gc.get_freeze_count() >= frozen
+    assert gc.get_freeze_count() == 0

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ggp.errors import GDLSyntaxError, InputError
 from ggp.gdl.infix import parse_infix, to_infix
-from ggp.gdl.kif import parse_kif, parse_sexprs, parse_term, read_kif
+from ggp.gdl.kif import SList, parse_kif, parse_sexprs, parse_term, read_kif
 from ggp.gdl.load import read_game, read_game_file
 from ggp.gdl.rules import Distinct, GameDescription, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
@@ -313,3 +313,78 @@ def test_pathologically_deep_nesting_is_a_syntax_error_not_a_crash() -> None:
 
     with pytest.raises(GDLSyntaxError, match="nested too deeply"):
         parse_sexprs("(" * 20000 + ")" * 20000, "deep.kif")
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    from ggp.gdl.kif import MAX_DEPTH
+
+    deep = "(p " * MAX_DEPTH + ")" * MAX_DEPTH
+    assert len(parse_sexprs(deep)) == 1
+    with pytest.raises(GDLSyntaxError, match="nested too deeply") as info:
+        parse_sexprs("\n (" + deep + ")", "deep.kif")
+    assert str(info.value.location) == f"deep.kif:2:{3 * MAX_DEPTH}"  # its last "(p "
+
+
+def _reference_read(text: str) -> list[object]:
+    """An independent reader: characters one by one, items as (kind, text, line, column) and
+    lists as ("list", items, line, column)."""
+    stack: list[tuple[list[object], int, int]] = [([], 1, 1)]
+    line, column, i = 1, 1, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == ";":
+            while i < len(text) and text[i] != "\n":
+                i, column = i + 1, column + 1
+            continue
+        if ch in " \t\r\f\n":
+            line, column = (line + 1, 1) if ch == "\n" else (line, column + 1)
+            i += 1
+        elif ch == "(":
+            stack.append(([], line, column))
+            i, column = i + 1, column + 1
+        elif ch == ")":
+            items, at_line, at_column = stack.pop()
+            stack[-1][0].append(("list", items, at_line, at_column))
+            i, column = i + 1, column + 1
+        else:
+            j = i
+            while j < len(text) and text[j] not in " \t\r\f\n();":
+                j += 1
+            word = text[i:j].lower()
+            stack[-1][0].append(("variable", word[1:], line, column) if word[0] == "?" else ("name", word, line, column))
+            column, i = column + j - i, j
+    return stack[0][0]
+
+
+def _as_reference(sexpr: object) -> object:
+    if isinstance(sexpr, SList):
+        assert sexpr.loc is not None
+        return ("list", [_as_reference(i) for i in sexpr.items], sexpr.loc.line, sexpr.loc.column)
+    assert isinstance(sexpr, (Constant, Variable)) and sexpr.loc is not None
+    return ("variable" if isinstance(sexpr, Variable) else "name", sexpr.name, sexpr.loc.line, sexpr.loc.column)
+
+
+@pytest.mark.parametrize("path", [p for p in CORPUS if p.read_text().lstrip().startswith((";", "("))]
+                         + sorted(Path(__file__).parents[2].joinpath("rulesheets").glob("*.kif")),
+                         ids=lambda p: p.name)
+def test_items_and_locations_match_a_reference_reader(path: Path) -> None:
+    text = path.read_text(encoding="utf-8-sig")
+    assert [_as_reference(s) for s in parse_sexprs(text, path.name)] == _reference_read(text)
+
+
+def test_threads_read_with_their_own_file_and_case() -> None:
+    """The reader's settings (file name, lower-casing) belong to the thread that reads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = "(Role White)\n" * 300
+
+    def read(n: int) -> set[tuple[str | None, str]]:
+        items = parse_sexprs(text, f"f{n}.kif", lowercase=n % 2 == 0)
+        return {(c.loc.file if c.loc else None, c.name) for s in items if isinstance(s, SList)
+                for c in s.items if isinstance(c, Constant)}
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(read, range(16)))
+    for n, found in enumerate(results):
+        assert found == ({(f"f{n}.kif", "role"), (f"f{n}.kif", "white")} if n % 2 == 0
+                         else {(f"f{n}.kif", "Role"), (f"f{n}.kif", "White")})

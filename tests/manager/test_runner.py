@@ -10,7 +10,7 @@ import pytest
 
 from ggp.gdl.load import load_game
 from ggp.gdl.terms import Term
-from ggp.manager.client import LocalPlayer, PlayerSpecError, make_client, parse_url
+from ggp.manager.client import LocalPlayer, PlayerSpecError, parse_url
 from ggp.manager.clocks import ClockError, Clocks
 from ggp.manager.record import MatchRecord, RecordError, read_record, write_record
 from ggp.manager.replay import ReplayError, replay
@@ -21,6 +21,7 @@ from ggp.manager.runner import (
     run_match,
     with_did_percepts,
 )
+from ggp.manager.seating import make_client
 from ggp.manager.store import (
     MatchStore,
     StoreError,
@@ -36,7 +37,7 @@ CLOCKS = Clocks(2.0, 1.0, 0.5)
 
 
 def local(spec: str, seed: int) -> LocalPlayer:
-    client = make_client(spec, random.Random(seed), REASONER)
+    client = make_client(spec, random.Random(seed), REASONER, in_process=True)
     assert isinstance(client, LocalPlayer)
     return client
 

@@ -16,7 +16,9 @@ from typing import TextIO
 
 import pytest
 
+from ggp.belief import Observation
 from ggp.cli import main
+from ggp.deadline import Deadline
 from ggp.gdl.load import load_game
 from ggp.gdl.terms import Constant, Term
 from ggp.manager.client import LocalPlayer
@@ -24,10 +26,8 @@ from ggp.manager.clocks import Clocks
 from ggp.manager.runner import MatchSettings, run_match
 from ggp.players import memory
 from ggp.players.base import MatchInfo, Player, TurnView
-from ggp.players.deadline import Deadline
 from ggp.players.human import HumanPlayer
 from ggp.players.session import PlayerSession
-from ggp.players.tracker import Observation
 from tests.conftest import ROOT, RULESHEETS
 from tests.server.support import REASONER
 

@@ -214,3 +214,60 @@ def test_verify_command_grounding_budget(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["verify", game, "--count", "1", "--grounding-seconds", "60"]) == 0
     assert capsys.readouterr().out.startswith("ok: fast and oracle agree on 1 playouts")
     assert main(["verify", game, "--grounding-seconds", "0"]) == 2
+
+
+@pytest.mark.parametrize("name", ["recursive", "montyhall.kif", "blind_tictactoe.kif"])
+def test_functions_written_as_generators_agree_with_the_oracle(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the frame limit at 0 every per-call function is a generator (as on large games)."""
+    from ggp.reasoner import codegen
+
+    monkeypatch.setattr(codegen, "FRAME_LIMIT", 0)
+    description = prepare(parse_kif(RECURSIVE, "recursive.kif"))[0] if name == "recursive" \
+        else load_game(RULESHEETS / name)
+    machine = FastMachine(description)
+    assert {"analyze_loop", "goals_loop", "step_loop"} <= set(machine.module("main"))
+    report = compare_machines(machine, OracleMachine(description), 30, seed=5, names=("fast", "oracle"))
+    assert report.ok, report.describe()
+    assert "step_sees_loop" in machine.module("sees")
+
+
+def test_generators_serve_threads_calling_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ggp.reasoner import codegen
+
+    description = load_game(RULESHEETS / "blind_tictactoe.kif")
+    plain = FastMachine(description)
+    monkeypatch.setattr(codegen, "FRAME_LIMIT", 0)
+    pooled = FastMachine(description)
+
+    def play(seed: int) -> list[tuple[frozenset[Term], dict[Constant, frozenset[Term]], bool]]:
+        rng, trace = random.Random(seed), []
+        state, twin = pooled.initial_state(), plain.initial_state()
+        while not plain.is_terminal(twin):
+            joint = tuple(rng.choice(plain.legal_moves(twin, role)) for role in plain.roles)
+            assert pooled.legal_moves(state, plain.roles[0]) == plain.legal_moves(twin, plain.roles[0])
+            trace.append((state.fluents, pooled.percepts(state, joint), pooled.is_terminal(state)))
+            assert trace[-1] == (twin.fluents, plain.percepts(twin, joint), False)
+            state, twin = pooled.next_state(state, joint), plain.next_state(twin, joint)
+        return trace
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(play, range(40)))
+
+
+def test_a_generator_that_raised_is_not_used_again() -> None:
+    from ggp.reasoner.fast import _entry
+
+    made = []
+
+    def halve_loop() -> Any:
+        made.append(1)
+        out = None
+        while True:
+            (x,) = yield out
+            out = 10 // x
+
+    call = _entry({"halve_loop": halve_loop}, "halve")
+    assert call(5) == 2 and call(2) == 5 and len(made) == 1
+    with pytest.raises(ZeroDivisionError):
+        call(0)
+    assert call(1) == 10 and len(made) == 2

@@ -1,4 +1,4 @@
-"""The player side without sockets: registry, built-in players, history tracking, sessions."""
+"""The player side without sockets: registry, built-in players, sessions."""
 
 from __future__ import annotations
 
@@ -9,18 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from ggp.belief import Belief, Observation
+from ggp.deadline import Deadline
 from ggp.errors import UnknownPlayerError
 from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.players.base import MatchInfo, Player, TurnView
-from ggp.players.deadline import Deadline
 from ggp.players.registry import available_players, create_player, player_class
 from ggp.players.session import PlayerSession
 from ggp.players.simple import LegalPlayer, RandomPlayer
-from ggp.players.tracker import HistoryTracker, Observation
 from ggp.reasoner import make_machine
-from ggp.reasoner.play import random_joint_move
 from tests.conftest import RULESHEETS, shared_path
 from tests.server.support import REASONER
 
@@ -97,95 +96,6 @@ def test_registry_names_and_module_specs() -> None:
 def test_registry_errors(spec: str, message: str) -> None:
     with pytest.raises(UnknownPlayerError, match=message.replace("(", r"\(")):
         player_class(spec)
-
-
-# --- history tracking ---------------------------------------------------------------------------
-
-
-def _check_tracking(path: Path, seeds: range, max_steps: int = 1000) -> None:
-    """Play random games; a tracker told one role's moves and percepts always holds a history
-    that reproduces exactly those percepts, and (in these games, where a role's legal moves
-    follow from what it knows) gives the true legal moves."""
-    description = game(path)
-    machine = make_machine(description, REASONER)
-    for seed in seeds:
-        rng = random.Random(seed)
-        for role in [r for r in machine.roles if str(r) != "random"]:
-            tracker = HistoryTracker(machine, role, random.Random(seed))
-            state = machine.initial_state()
-            index = machine.role_index(role)
-            told: list[tuple[Term, frozenset[Term]]] = []
-            while not machine.is_terminal(state) and len(told) < max_steps:
-                joint = random_joint_move(machine, state, rng)
-                seen = machine.percepts(state, joint)[role]
-                state = machine.next_state(state, joint)
-                told.append((joint[index], seen))
-                exact = tracker.observe(Observation(joint[index], seen), Deadline.after(30),
-                                        live=not machine.is_terminal(state))
-                assert exact
-                replay = machine.initial_state()
-                for (move, percepts), guessed in zip(told, tracker.joints):
-                    assert guessed[index] == move
-                    assert machine.percepts(replay, guessed)[role] == percepts
-                    replay = machine.next_state(replay, guessed)
-                assert replay == tracker.state
-                if not machine.is_terminal(state):
-                    assert tracker.legal_moves() == machine.legal_moves(state, role)
-
-
-def test_tracking_blind_tictactoe() -> None:
-    _check_tracking(RULESHEETS / "blind_tictactoe.kif", range(4))
-
-
-@pytest.mark.slow
-def test_tracking_krieg_tictactoe() -> None:
-    # Ten rounds: later, histories in which the opponent has no line yet become so rare that
-    # search without constraint propagation may not find one in time (the tracker then relaxes).
-    _check_tracking(shared_path("corpus", "gdl2", "kriegTTT_4x4.gdl"), range(3), max_steps=10)
-
-
-def test_tracking_monty_hall() -> None:
-    _check_tracking(shared_path("corpus", "gdl2", "montyhall.gdl"), range(6))
-
-
-def test_tracking_backtracks_over_earlier_guesses() -> None:
-    # Blind Tic-Tac-Toe, white's view: four marks in a row all "ok". A history guessed at
-    # round one in which black marked one of those cells contradicts a later "ok", so the
-    # tracker must go back and change black's early moves.
-    machine = make_machine(game(RULESHEETS / "blind_tictactoe.kif"), REASONER)
-    white = Constant("white")
-    marks = [T(f"(mark {c})") for c in ("1 1", "1 2", "2 1", "2 2")]
-    revised = 0
-    for seed in range(8):
-        tracker = HistoryTracker(machine, white, random.Random(seed))
-        first_guess = None
-        for move in marks:
-            assert tracker.observe(Observation(move, frozenset({Constant("ok")})), Deadline.after(30))
-            first_guess = first_guess or tracker.joints[0]
-        revised += tracker.joints[0] != first_guess
-        cells = {str(f) for f in tracker.state.fluents}
-        assert {"(cell 1 1 x)", "(cell 1 2 x)", "(cell 2 1 x)", "(cell 2 2 x)"} <= cells
-    assert revised >= 1
-
-
-def test_tracking_relaxes_when_the_reports_contradict_the_rules() -> None:
-    machine = make_machine(game(RULESHEETS / "blind_tictactoe.kif"), REASONER)
-    tracker = HistoryTracker(machine, Constant("white"), random.Random(0))
-    # Nobody can see "nonsense": no history explains it; the step is taken without it.
-    assert not tracker.observe(Observation(T("(mark 2 2)"), frozenset({Constant("nonsense")})), Deadline.after(30))
-    assert not tracker.exact
-    assert "(tried white 2 2)" in {str(f) for f in tracker.state.fluents}
-    assert T("(mark 2 2)") not in tracker.legal_moves()
-
-
-def test_tracking_with_joint_moves_is_the_game() -> None:
-    machine = make_machine(load_game(RULESHEETS / "tictactoe.kif"), REASONER)
-    o = machine.roles[1]
-    tracker = HistoryTracker(machine, o, random.Random(0))
-    joint = (T("(mark 2 2)"), Constant("noop"))
-    tracker.observe(Observation(Constant("noop"), None, joint), Deadline.after(5))
-    assert tracker.state == machine.next_state(machine.initial_state(), joint)
-    assert tracker.fully_observed and T("(mark 2 2)") not in tracker.legal_moves()
 
 
 # --- sessions -------------------------------------------------------------------------------------
@@ -272,3 +182,21 @@ def test_session_views_hold_only_what_the_role_was_told() -> None:
     assert player.stopped.is_set()
     final = player.views[-1]
     assert final.legal_moves == () and final.state is not None and T("(car 2)") in final.state.fluents
+
+
+def test_a_session_never_answers_with_an_earlier_turns_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the belief cannot be brought up to date by the deadline, the session says it has no
+    move (the manager substitutes one) rather than sending a move legal a turn ago."""
+    session = _session(RandomPlayer(random.Random(1)), clock=0.3)
+    first = session.play([], Deadline.after(0.5), turn=0)
+    assert first is not None
+    slow = Belief.update
+
+    def stalled(self: Belief, *args: object, **kwargs: object) -> object:
+        time.sleep(0.8)
+        return slow(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Belief, "update", stalled)
+    joint = (first, Constant("noop"))
+    assert session.play([Observation(first, None, joint)], Deadline.after(0.3), turn=1) is None
+    session.close()

@@ -1,6 +1,6 @@
 """Our RECYCLE rulesheets (Agram, Kuhn, Euchre, Santase) play to the end under ``ggp match``,
-translated on the fly: between built-in players in the manager's process, and between remote
-players (``ggp serve`` processes) that get the translated rules over HTTP in START.
+translated on the fly: between built-in players (each in a process of its own), and between
+remote players (``ggp serve`` processes) that get the translated rules over HTTP in START.
 
 Each match must finish with no error and no substituted move, and ``ggp replay`` of its record
 must give the same goals. Kuhn runs in the default run; the longer games are slow-marked.

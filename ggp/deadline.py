@@ -1,4 +1,5 @@
-"""Deadlines: a point in :func:`time.monotonic` time, passed to whoever must finish by it."""
+"""Deadlines: a point in :func:`time.monotonic` time, passed to whoever must finish by it (players,
+beliefs, the manager)."""
 
 from __future__ import annotations
 

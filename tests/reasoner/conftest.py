@@ -1,0 +1,22 @@
+"""The reasoner's tests keep the disk cache of built machines in a directory of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache directory for the whole test session."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(session_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``$GGP_CACHE_DIR`` points at the session's directory, never at the user's data."""
+    monkeypatch.setenv("GGP_CACHE_DIR", str(session_cache))
+    monkeypatch.delenv("GGP_NO_CACHE", raising=False)
+    yield
