@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,22 @@ def ggp(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.Com
     """Run ``python -m ggp ARGS`` with ``env``; its exit code, output and errors."""
     return subprocess.run([sys.executable, "-m", "ggp", *args], env=env, capture_output=True, text=True, check=False,
                           timeout=timeout)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Built fast machines go to a cache of this test session (``$GGP_CACHE_DIR``), not the
+    user's, unless one is set already; the child processes of the tests inherit it."""
+    if "GGP_CACHE_DIR" not in os.environ:
+        os.environ["GGP_CACHE_DIR"] = tempfile.mkdtemp(prefix="ggp-test-cache-")
+        config.stash[_OWN_CACHE] = os.environ["GGP_CACHE_DIR"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's cache."""
+    own = config.stash.get(_OWN_CACHE, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
+        os.environ.pop("GGP_CACHE_DIR", None)
+
+
+_OWN_CACHE = pytest.StashKey[str]()

@@ -32,14 +32,14 @@ from ggp.belief.filter import advance, pool, resampled
 from ggp.belief.marginals import Marginals, marginals
 from ggp.belief.observation import Observation
 from ggp.belief.particles import Particle, Particles
-from ggp.belief.positions import Positions, find_positions
+from ggp.belief.positions import PlaceWatch, Positions, find_positions
 from ggp.belief.prior import MoveModel, Prior
 from ggp.belief.proposal import DEFAULT_PROPOSAL, ProposalSettings, StepModel
-from ggp.belief.repair import forced_step, subterms, swap_repair
+from ggp.belief.repair import forced_step, swap_repair
 from ggp.belief.sampling import DEFAULT_SETTINGS, SamplerSettings
 from ggp.belief.solver import SolverBackend
 from ggp.deadline import Deadline
-from ggp.errors import GGPError, ReasonerError
+from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term, sort_key
 from ggp.reasoner.machine import State, StateMachine
@@ -124,7 +124,7 @@ class Belief:
         self._solver = (SolverBackend(description, role, machine, self.prior, settings.sampler)
                         if description is not None and settings.solver else None)
         self._positions: Positions | None = None
-        self._mentioned: set[Term] = set()  # every term the role's percepts have named
+        self._watch = PlaceWatch()  # the places the role cannot see into
         self._pace = 2e-4  # seconds per candidate checked, learned
         machine.percept_moves(role)  # analysed (and cached by the machine) before the first step
 
@@ -157,13 +157,12 @@ class Belief:
         one, only counts limit the work, so results depend on the seed alone."""
         began = time.perf_counter()
         report = StepReport(len(self.observations) + 1)
-        model = StepModel(self.machine, self.role, observation, live, self.prior, self.settings.proposal, deadline)
+        model = StepModel(self.machine, self.role, observation, live, self.prior, self.settings.proposal, deadline,
+                          self._watch)
         self.observations.append(observation)
         if self._info is None or not self._exact_step(model, deadline, report):
             report.mode = "particles"
             self._particle_step(model, deadline, report)
-        if observation.percepts:
-            self._mentioned |= subterms(observation.percepts)
         report.checks += model.evaluations
         if report.checks:
             self._pace = 0.8 * self._pace + 0.2 * (time.perf_counter() - began) / report.checks
@@ -209,8 +208,9 @@ class Belief:
         if len(alive) < self.settings.refill_below * k:
             groups += self._rejuvenate(model, alive, dead, deadline, report)
         merged = pool(groups)
-        if not merged:  # not even a forced step: the state is terminal in every particle
-            raise GGPError(f"step {report.step}: no state of the belief can make a move")
+        if not merged:  # not even a forced step: every particle was over; keep them, stale
+            merged = [Particle(p.state, p.weight, p.past, False) for p in self._particles]
+            report.rejuvenated.append("kept as they were: every particle had ended")
         self._particles = resampled(merged, k, self.rng)
         self._populations.append(self._particles)
 
@@ -253,7 +253,13 @@ class Belief:
                     found.append([p.reweighted(p.weight) for p in drawn])
                     report.rejuvenated.append(f"from the solver: {len(drawn)}")
         if not alive and not any(found):
-            forced = [p for p in (forced_step(d, model, self.rng) for d in dead[: max(1, k // 4)]) if p is not None]
+            positions, known = self._find_positions(), self._known()
+            forced: list[Particle] = []
+            for d in dead[: max(1, k // 4)]:
+                if forced and deadline is not None and deadline.expired:
+                    break
+                if (carried := forced_step(d, model, self.rng, positions, known)) is not None:
+                    forced.append(carried)
             if forced:
                 found.append(forced)
                 report.rejuvenated.append(f"forced: {len(forced)}")
@@ -285,17 +291,13 @@ class Belief:
 
     def _repair(self, dead: list[Particle], model: StepModel, deadline: Deadline | None, wanted: int) -> list[Particle]:
         """Up to ``wanted`` dead particles repaired by exchanging hidden things (at most about
-        two percept checks per particle carried, in all)."""
+        eight percept checks per particle carried, in all)."""
         positions = self._find_positions()
         if not positions.relations:
             return []
-        certain = frozenset.intersection(*(p.state.fluents for p in self._particles)) if self._particles else frozenset()
-        # What every particle agrees on is known only when the role was told of it: particles
-        # can agree by chance (after resampling) on a card nobody showed the role.
-        known = frozenset(f for f in certain if (split := positions.split(f)) is None
-                          or any(k in self._mentioned for k in split[1]))
+        known = self._known()
         repaired: list[Particle] = []
-        budget = model.evaluations + 2 * self.settings.particles  # percept checks the repairs may make
+        budget = model.evaluations + 8 * self.settings.particles  # percept checks the repairs may make
         for particle in dead:
             if len(repaired) >= wanted or model.evaluations >= budget or (deadline is not None and deadline.expired):
                 break
@@ -303,6 +305,16 @@ class Belief:
             if fixed is not None:
                 repaired.append(fixed)
         return repaired
+
+    def _known(self) -> frozenset[Term]:
+        """The fluents the role knows: true in every particle and, if positional, in a place the
+        role sees into (particles can agree by chance, after resampling, on a card nobody showed
+        the role)."""
+        if not self._particles:
+            return frozenset()
+        positions = self._find_positions()
+        certain = frozenset.intersection(*(p.state.fluents for p in self._particles))
+        return frozenset(f for f in certain if (split := positions.split(f)) is None or self._watch.visible(split))
 
     def _find_positions(self) -> Positions:
         if self._positions is None:

@@ -67,3 +67,28 @@ def find_positions(states: Iterable[State]) -> Positions:
         for relation, n in counts.items():
             keys[relation] = max(keys.get(relation, 0), n)
     return Positions(frozenset(r for r, ok in candidates.items() if ok and keys.get(r, 0) >= 2))
+
+
+class PlaceWatch:
+    """Which places a role cannot see into: values of positional relations that a key can
+    enter or leave in a step whose percepts do not name it.
+
+    A player sees the cards that enter its own hand and the discard pile, not those that enter
+    an opponent's hand or leave the stock face down. Transitions that explain what the role saw
+    are noted (:meth:`note`); a fluent whose place was never entered or left unnamed is one the
+    role can see, so that where every particle agrees on it, the role knows it.
+    """
+
+    def __init__(self) -> None:
+        self.hidden: set[tuple[Relation, Term]] = set()
+
+    def note(self, before: frozenset[Term], after: frozenset[Term], named: set[Term]) -> None:
+        """A transition from fluents ``before`` to ``after`` in a step whose percepts name ``named``."""
+        for fluent in before.symmetric_difference(after):
+            if isinstance(fluent, Function) and len(fluent.args) >= 2 \
+                    and not any(k in named for k in fluent.args[:-1]):
+                self.hidden.add(((fluent.name, len(fluent.args)), fluent.args[-1]))
+
+    def visible(self, placed: Placed) -> bool:
+        """Whether the place of ``placed`` was never seen entered or left unnamed."""
+        return (placed[0], placed[2]) not in self.hidden

@@ -23,13 +23,15 @@ import bisect
 import itertools
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ggp.belief.observation import Observation
+from ggp.belief.positions import PlaceWatch
 from ggp.belief.prior import Prior
 from ggp.deadline import Deadline
 from ggp.errors import ReasonerError
-from ggp.gdl.terms import Constant, Term
+from ggp.gdl.terms import Constant, Term, subterms
 from ggp.reasoner.machine import JointMove, State, StateMachine
 
 
@@ -39,12 +41,21 @@ class ProposalSettings:
 
     #: Candidate joint moves enumerated per state; above this, drawn from the prior.
     enumerate_up_to: int = 8
+    #: Draws after which, with fewer than two explaining moves found, every candidate is
+    #: checked instead (when there are at most ``enumerate_after_patience``).
+    patience: int = 8
+    enumerate_after_patience: int = 256
     #: Draws after which a state with fewer than two explaining moves is given up.
     max_draws: int = 400
 
 
 #: The settings used unless others are given.
 DEFAULT_PROPOSAL = ProposalSettings()
+
+#: Transitions per step told to the place watch.
+WATCHED = 4
+#: Joint moves remembered per step as having explained it (tried first by :meth:`StepModel.guess`).
+HINTS = 8
 
 #: An explaining joint move, its prior probability and the state after it.
 Explanation = tuple[JointMove, float, State]
@@ -69,12 +80,14 @@ class StepModel:
 
     ``live`` is True when the match went on after the step (the next state is not terminal),
     False when it ended there, None when unknown. Past ``deadline``, drawing gives up (the
-    state counts as explaining nothing).
+    state counts as explaining nothing). A ``watch`` is told of the first few transitions that
+    explain the step (what could have happened out of the role's sight).
     """
 
     def __init__(self, machine: StateMachine, role: Constant, observation: Observation,
                  live: bool | None = True, prior: Prior | None = None,
-                 settings: ProposalSettings = DEFAULT_PROPOSAL, deadline: Deadline | None = None):
+                 settings: ProposalSettings = DEFAULT_PROPOSAL, deadline: Deadline | None = None,
+                 watch: PlaceWatch | None = None):
         self.machine = machine
         self.role = role
         self.index = machine.role_index(role)
@@ -83,6 +96,10 @@ class StepModel:
         self.prior = prior or Prior()
         self.settings = settings
         self.deadline = deadline
+        self.watch = watch if observation.percepts is not None and observation.joint is None else None
+        self._named = subterms(observation.percepts or ()) if self.watch is not None else set()
+        self._noted = 0
+        self._hints: list[JointMove] = []  # joint moves that explained the step from some state
         self.evaluations = 0  # percept and transition checks made (the cost of the step)
         self._options: dict[State, _Options | None] = {}
         self._allowed = self._revealed(observation)
@@ -185,6 +202,9 @@ class StepModel:
         except ReasonerError:
             result = None
         options.after[joint] = result
+        if result is not None and self.watch is not None and self._noted < WATCHED:
+            self._noted += 1
+            self.watch.note(state.fluents, result.fluents, self._named)
         return result
 
     # --- all explanations, or one drawn -----------------------------------------------------
@@ -214,6 +234,23 @@ class StepModel:
         options = self.options(state)
         return 0 if options is None else options.size
 
+    def guess(self, state: State, rng: random.Random) -> tuple[JointMove, State, float] | None:
+        """A joint move that explains the step from ``state``: first one of those that explained
+        it from other states (what the percepts showed happen usually happened the same way),
+        then :meth:`draw`. Cheaper, but the weight factor is only the move's prior when a
+        hint explains: for repaired particles, whose weights are approximate anyway."""
+        options = self.options(state)
+        if options is None:
+            return None
+        for joint in self._hints:
+            if all(m in moves for m, moves in zip(joint, options.moves)) and self.seen(state, options, joint):
+                after = self.after(state, options, joint)
+                if after is not None:
+                    prior = options.mass * math.prod(p[moves.index(m)] for m, moves, p
+                                                     in zip(joint, options.moves, options.probabilities))
+                    return joint, after, prior
+        return self.draw(state, rng)
+
     def draw(self, state: State, rng: random.Random) -> tuple[JointMove, State, float] | None:
         """One joint move drawn in proportion to its prior among those that show the role its
         percepts, the state after it, and the weight factor; None when it does not explain the
@@ -230,31 +267,52 @@ class StepModel:
         if options.feasible is not None:
             return _pick(options.feasible, rng) if options.feasible else None
         if options.size <= self.settings.enumerate_up_to:
-            shown = [(joint, p) for joint, p in self._combinations(options) if self.seen(state, options, joint)]
-            total = sum(p for _, p in shown)
-            if not shown or total <= 0:
-                return None
-            pick = rng.random() * total
-            joint = shown[-1][0]
-            for candidate, p in shown:
-                pick -= p
-                if pick < 0:
-                    joint = candidate
-                    break
-            after = self.after(state, options, joint)
-            return None if after is None else (joint, after, total)
+            return self._enumerated(state, options, rng)
         hits: list[JointMove] = []
         draws = 0
+        patience = self.settings.patience
         while len(hits) < 2:
             if draws >= self.settings.max_draws or (draws % 8 == 7 and self.deadline is not None
                                                     and self.deadline.expired):
                 return None
+            if draws == patience and options.size <= self.settings.enumerate_after_patience:
+                # Rare explanations: check every candidate instead. E[1/(N-1) | N > C] for
+                # N ~ NegativeBinomial(2, M) is M / (1 + (C-1) M): the weight stays unbiased.
+                return self._enumerated(state, options, rng, lambda mass: mass / (1 + (patience - 1) * mass))
             draws += 1
             joint = _draw_joint(options, rng)
             if self.seen(state, options, joint):
                 hits.append(joint)
         after = self.after(state, options, hits[0])
-        return None if after is None else (hits[0], after, options.mass / (draws - 1))
+        if after is None:
+            return None
+        self._hint(hits[0])
+        return hits[0], after, options.mass / (draws - 1)
+
+    def _hint(self, joint: JointMove) -> None:
+        if joint not in self._hints and len(self._hints) < HINTS:
+            self._hints.append(joint)
+
+    def _enumerated(self, state: State, options: _Options, rng: random.Random,
+                    factor: Callable[[float], float] = lambda mass: mass) -> tuple[JointMove, State, float] | None:
+        """A move drawn in proportion to its prior among all candidates that show the role its
+        percepts (every one checked), the state after it and ``factor`` of their prior mass."""
+        shown = [(joint, p) for joint, p in self._combinations(options) if self.seen(state, options, joint)]
+        total = sum(p for _, p in shown)
+        if not shown or total <= 0:
+            return None
+        pick = rng.random() * total
+        joint = shown[-1][0]
+        for candidate, p in shown:
+            pick -= p
+            if pick < 0:
+                joint = candidate
+                break
+        after = self.after(state, options, joint)
+        if after is None:
+            return None
+        self._hint(joint)
+        return joint, after, factor(total)
 
 
 def _pick(found: list[Explanation], rng: random.Random) -> tuple[JointMove, State, float]:

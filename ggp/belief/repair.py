@@ -7,13 +7,13 @@ whole history. Two cheap repairs work on the state alone, at the cost of exactne
 repaired particle's state may not be reachable by any history consistent with everything
 seen, so it is marked inconsistent):
 
-* :func:`swap_repair` exchanges the values of keys of a positional relation
-  (:mod:`ggp.belief.positions`), none known to the role, so that a thing the step's percepts
-  name goes to a place they name: the seven of hearts goes to player 1's hand and one of
-  player 1's unseen cards to where the seven was; when that is not enough (player 1 showed
-  that it holds no heart), the rest of player 1's unseen cards are dealt anew from the hidden
-  ones elsewhere, a few times; each time it checks that the step is explained from the
-  exchanged state;
+* :func:`swap_repair` exchanges hidden things (the keys of a positional relation,
+  :mod:`ggp.belief.positions`, whose place the role does not know), renaming each as the other
+  in every fluent, so that a thing the step's percepts name goes to a place they name: the
+  seven of hearts goes to player 1's hand and one of player 1's unseen cards to where the seven
+  was; when that is not enough (player 1 showed that it holds no heart), the rest of player
+  1's unseen cards are dealt anew from the hidden ones elsewhere, a few times; each time it
+  checks that the step is explained from the exchanged state;
 * :func:`forced_step` carries a particle over the step with the joint move whose percepts are
   closest to those seen, playing a move the percepts reveal even where the particle has it
   illegal, so that what the role saw happen (the public cards, the trick) happens in the
@@ -24,109 +24,204 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterator
 
 from ggp.belief.particles import Particle
 from ggp.belief.positions import Positions, Relation
 from ggp.belief.proposal import StepModel
 from ggp.errors import ReasonerError
-from ggp.gdl.terms import Function, Term
+from ggp.gdl.terms import Function, Term, subterms
 from ggp.reasoner.machine import JointMove, State
 
 #: Single exchanges tried per dead particle.
 SWAP_TRIES = 8
 #: Re-deals of the named place tried per dead particle, after the single exchanges.
 REDEALS = 16
-#: Joint moves compared per particle by :func:`forced_step`.
+#: Joint moves compared per particle and state by :func:`forced_step`.
 FORCED_CANDIDATES = 32
-
-
-def subterms(terms: Iterable[Term]) -> set[Term]:
-    """Every term occurring in ``terms``, the terms themselves included."""
-    out: set[Term] = set()
-    stack = list(terms)
-    while stack:
-        term = stack.pop()
-        if term in out:
-            continue
-        out.add(term)
-        if isinstance(term, Function):
-            stack.extend(term.args)
-    return out
+#: Arrangements of a particle's state tried by :func:`forced_step`, besides the state itself.
+FORCED_ARRANGEMENTS = 3
 
 
 def swap_repair(particle: Particle, model: StepModel, positions: Positions, known: frozenset[Term],
                 rng: random.Random, tries: int = SWAP_TRIES, redeals: int = REDEALS) -> Particle | None:
-    """``particle`` carried over the step of ``model`` after moving a thing the step's percepts
-    name to a place they name (see the module doc), exchanging values of keys of a positional
-    relation whose fluents are not ``known`` to the role: first one exchange (the thing with
-    one of the things at the place), then, up to ``redeals`` times, that exchange and every
-    other thing at the place exchanged with a hidden thing elsewhere. None when nothing tried
-    explains the step. The result is marked inconsistent."""
-    percepts = model.observation.percepts
-    if not percepts or not positions.relations:
-        return None
-    named = subterms(percepts)
-    hidden: dict[tuple[Relation, tuple[Term, ...]], Term] = {}
-    fixed: set[Term] = set()
-    for fluent in particle.state.fluents:
-        split = positions.split(fluent) if fluent not in known else None
-        if split is None:
-            fixed.add(fluent)
-        else:
-            hidden[(split[0], split[1])] = split[2]
-    things = [k for k in hidden if any(t in named for t in k[1])]
-    moves = [(thing, other) for thing in things for other, value in hidden.items()
-             if other[0] == thing[0] and other != thing and value in named and value != hidden[thing]]
-    rng.shuffle(moves)
-    for thing, other in moves[:tries]:
-        found = _explained(particle, model, fixed, _exchanged(hidden, thing, other), rng)
+    """``particle`` carried over the step of ``model`` from the first of its
+    :func:`arrangements` that explains the step; None when none tried does. The result is marked
+    inconsistent."""
+    for fluents in arrangements(particle, model, positions, known, rng, tries, redeals):
+        if model.deadline is not None and model.deadline.expired:
+            return None
+        try:
+            state = model.machine.state_from_fluents(fluents)
+        except ReasonerError:
+            continue
+        found = model.guess(state, rng)
         if found is not None:
-            return found
-    for n in range(redeals if moves else 0):
-        thing, other = moves[n % len(moves)]
-        place = hidden[other]
-        dealt = _exchanged(hidden, thing, other)
-        elsewhere = [k for k, v in dealt.items() if k[0] == thing[0] and v != place and k != thing]
-        for key in [k for k, v in dealt.items() if v == place and k != thing]:
-            if elsewhere:
-                dealt = _exchanged(dealt, key, elsewhere[rng.randrange(len(elsewhere))])
-        found = _explained(particle, model, fixed, dealt, rng)
-        if found is not None:
-            return found
+            joint, after, factor = found
+            return Particle(after, particle.weight * factor, (joint, particle.past), False)
     return None
 
 
-def _exchanged(hidden: dict[tuple[Relation, tuple[Term, ...]], Term], a: tuple[Relation, tuple[Term, ...]],
-               b: tuple[Relation, tuple[Term, ...]]) -> dict[tuple[Relation, tuple[Term, ...]], Term]:
-    """``hidden`` with the values of keys ``a`` and ``b`` exchanged."""
-    out = dict(hidden)
-    out[a], out[b] = hidden[b], hidden[a]
-    return out
+class Arrangement:
+    """Hidden things of a state exchanged among themselves.
+
+    The things are the keys of the positional relation with the most hidden keys (the cards of
+    ``(at CARD PLACE)``) whose place the role does not know and that no fluent the role knows
+    mentions. Exchanging two things renames each as the other in every fluent (``at``, the
+    card on top of a pile, anything that names it), so the state stays what it was but for
+    which card is where.
+    """
+
+    def __init__(self, fluents: frozenset[Term], positions: Positions, known: frozenset[Term]):
+        self.original = fluents
+        placed: dict[Relation, dict[Term, Term]] = {}
+        for fluent in sorted(fluents, key=str):  # an order that does not depend on hashing
+            split = positions.split(fluent)
+            if split is not None and fluent not in known and len(split[1]) == 1:
+                placed.setdefault(split[0], {})[split[1][0]] = split[2]
+        seen = subterms(known)
+        main = max(placed, key=lambda r: (len(placed[r]), r), default=None)
+        self.place: dict[Term, Term] = {t: v for t, v in placed.get(main, {}).items() if t not in seen} \
+            if main is not None else {}
+        self.things = list(self.place)
+        self._new: dict[Term, Term] = {}  # original thing -> the thing now in its place
+        self._old: dict[Term, Term] = {}  # the inverse
+
+    def copy(self) -> Arrangement:
+        """An independent copy."""
+        other = Arrangement.__new__(Arrangement)
+        other.original, other.place, other.things = self.original, self.place, self.things
+        other._new, other._old = dict(self._new), dict(self._old)
+        return other
+
+    def at(self, thing: Term) -> Term:
+        """Where ``thing`` is now."""
+        return self.place[self._old.get(thing, thing)]
+
+    def exchange(self, x: Term, y: Term) -> None:
+        """``x`` takes ``y``'s place and ``y`` takes ``x``'s."""
+        ux, uy = self._old.get(x, x), self._old.get(y, y)
+        self._new[ux], self._new[uy] = y, x
+        self._old[y], self._old[x] = ux, uy
+
+    def redeal(self, place: Term, keep: set[Term], rng: random.Random) -> None:
+        """Every thing at ``place`` but those in ``keep`` exchanged with a thing elsewhere."""
+        for thing in [t for t in self.things if self.at(t) == place and t not in keep]:
+            elsewhere = [t for t in self.things if self.at(t) != place and t not in keep]
+            if elsewhere:
+                self.exchange(thing, elsewhere[rng.randrange(len(elsewhere))])
+
+    def fluents(self) -> frozenset[Term]:
+        """The state's fluents with the things renamed."""
+        moved = {u: t for u, t in self._new.items() if u != t}
+        if not moved:
+            return self.original
+        return frozenset(_renamed(f, moved) for f in self.original)
 
 
-def _explained(particle: Particle, model: StepModel, fixed: set[Term],
-               hidden: dict[tuple[Relation, tuple[Term, ...]], Term], rng: random.Random) -> Particle | None:
-    """``particle`` with the positions ``hidden`` carried over the step, if that explains it."""
-    fluents = fixed | {Positions.join((relation, key, value)) for (relation, key), value in hidden.items()}
-    try:
-        state = model.machine.state_from_fluents(fluents)
-    except ReasonerError:
-        return None
-    found = model.draw(state, rng)
-    if found is None:
-        return None
-    joint, after, factor = found
-    return Particle(after, particle.weight * factor, (joint, particle.past), False)
+def _renamed(term: Term, names: dict[Term, Term]) -> Term:
+    if term in names:
+        return names[term]
+    if isinstance(term, Function):
+        args = tuple(_renamed(a, names) for a in term.args)
+        if args != term.args:
+            return Function(term.name, args)
+    return term
 
 
-def forced_step(particle: Particle, model: StepModel, rng: random.Random,
-                candidates: int = FORCED_CANDIDATES) -> Particle | None:
+def arrangements(particle: Particle, model: StepModel, positions: Positions, known: frozenset[Term],
+                 rng: random.Random, tries: int = SWAP_TRIES, redeals: int = REDEALS) -> Iterator[frozenset[Term]]:
+    """The fluents of ``particle``'s state with hidden things exchanged (an
+    :class:`Arrangement`), most likely first:
+
+    1. up to ``tries`` single exchanges: a thing the percepts name with a thing at a place named
+       in the same percept (the seven of hearts and one of player 1's cards);
+    2. up to ``redeals`` times, every named thing moved at once to a place named with it, each
+       exchanged with a thing there; every other time, the rest of those places dealt anew from
+       the hidden things elsewhere (player 1 showed it holds no heart);
+    3. when the percepts name no thing, up to ``redeals`` times, the hidden things at a place
+       whose terms the percepts mention (a player's hand, when the player is named) dealt anew;
+    4. up to ``redeals`` times, the hidden things at each hidden place in turn dealt anew (what
+       the step shows may hang on a place it does not mention: asked for kings, player 1 has
+       none).
+    """
+    percepts = model.observation.percepts
+    if not percepts or not positions.relations:
+        return
+    start = Arrangement(particle.state.fluents, positions, known)
+    if len(start.things) < 2:
+        return
+    places = set(start.place.values())
+    beside: dict[Term, list[Term]] = {}  # each named thing: the places named in the same percepts
+    for percept in sorted(percepts, key=str):
+        inside = subterms([percept])
+        for thing in start.things:
+            if thing in inside:
+                near = beside.setdefault(thing, [])
+                near.extend(v for v in sorted(inside & places, key=str) if v != start.at(thing) and v not in near)
+    singles = [(thing, other) for thing, near in beside.items() for other in start.things
+               if other != thing and start.at(other) in near]
+    rng.shuffle(singles)
+    for thing, other in singles[:tries]:
+        arrangement = start.copy()
+        arrangement.exchange(thing, other)
+        yield arrangement.fluents()
+    if beside:
+        for n in range(redeals):
+            arrangement = start.copy()
+            for thing, near in beside.items():
+                if not near:
+                    continue
+                place = near[rng.randrange(len(near))]
+                there = [t for t in start.things if arrangement.at(t) == place and t not in beside]
+                if there:
+                    arrangement.exchange(thing, there[rng.randrange(len(there))])
+                    if n % 2:
+                        arrangement.redeal(place, set(beside), rng)
+            yield arrangement.fluents()
+    else:
+        named = subterms(percepts)
+        mentioned = sorted({v for v in places if v not in named and subterms([v]) & named}, key=str)
+        for n in range(redeals if mentioned else 0):
+            arrangement = start.copy()
+            arrangement.redeal(mentioned[n % len(mentioned)], set(), rng)
+            yield arrangement.fluents()
+    everywhere = sorted(places, key=str)
+    for n in range(redeals if len(everywhere) > 1 else 0):
+        arrangement = start.copy()
+        arrangement.redeal(everywhere[n % len(everywhere)], set(beside), rng)
+        yield arrangement.fluents()
+
+
+def forced_step(particle: Particle, model: StepModel, rng: random.Random, positions: Positions | None = None,
+                known: frozenset[Term] = frozenset(), candidates: int = FORCED_CANDIDATES) -> Particle | None:
     """``particle`` carried over the step by the joint move whose percepts are closest to those
-    seen (moves the percepts reveal are played even where illegal); None when the particle's
-    state is terminal or no joint move can be formed. The result is marked inconsistent."""
+    seen (moves the percepts reveal are played even where illegal), from its state or, with
+    ``positions``, from one of a few of its :func:`arrangements` if that comes closer; None when
+    the particle's state is terminal or no joint move can be formed. The result is marked
+    inconsistent."""
+    best: tuple[int, State, JointMove] | None = None
+    states = [particle.state]
+    if positions is not None:
+        for fluents in itertools.islice(arrangements(particle, model, positions, known, rng, 0, 2 * FORCED_ARRANGEMENTS), FORCED_ARRANGEMENTS):
+            try:
+                states.append(model.machine.state_from_fluents(fluents))
+            except ReasonerError:
+                continue
+    for n, state in enumerate(states):
+        if n and model.deadline is not None and model.deadline.expired:
+            break
+        found = _closest(state, model, rng, candidates)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (found[0], state, found[1])
+            if best[0] == 0:
+                break
+    return None if best is None else _carry(particle, best[1], model, best[2])
+
+
+def _closest(state: State, model: StepModel, rng: random.Random, candidates: int) -> tuple[int, JointMove] | None:
+    """The joint move from ``state`` whose percepts differ least from those seen, and by how many."""
     machine, obs = model.machine, model.observation
-    state = particle.state
     try:
         if machine.is_terminal(state):
             return None
@@ -134,7 +229,7 @@ def forced_step(particle: Particle, model: StepModel, rng: random.Random,
     except ReasonerError:
         return None
     if obs.joint is not None:
-        return _carry(particle, model, obs.joint)
+        return 0, obs.joint
     choices: list[tuple[Term, ...]] = []
     for r, moves in enumerate(legal):
         if r == model.index and obs.move is not None:
@@ -147,9 +242,11 @@ def forced_step(particle: Particle, model: StepModel, rng: random.Random,
         return None
     joints = _some_joints(choices, candidates, rng)
     if obs.percepts is None:
-        return _carry(particle, model, joints[0])
+        return 0, joints[0]
     best: tuple[int, JointMove] | None = None
-    for joint in joints:
+    for n, joint in enumerate(joints):
+        if n and model.deadline is not None and model.deadline.expired:
+            break
         try:
             seen = machine.role_percepts(state, joint, model.role)
         except ReasonerError:
@@ -159,12 +256,12 @@ def forced_step(particle: Particle, model: StepModel, rng: random.Random,
             best = (distance, joint)
             if distance == 0:
                 break
-    return None if best is None else _carry(particle, model, best[1])
+    return best
 
 
-def _carry(particle: Particle, model: StepModel, joint: JointMove) -> Particle | None:
+def _carry(particle: Particle, state: State, model: StepModel, joint: JointMove) -> Particle | None:
     try:
-        after: State = model.machine.next_state(particle.state, joint)
+        after: State = model.machine.next_state(state, joint)
     except ReasonerError:
         return None
     return Particle(after, particle.weight, (joint, particle.past), False)

@@ -56,6 +56,7 @@ class SolverBackend:
         self._own: list[Term] = []
         self._ground_pace: float | None = None  # seconds per step grounded, per step held (learned)
         self._sample_pace = 0.0005  # seconds per particle and step (learned)
+        self._wanted = 0.0  # twice the time of the last draw that ran out of time
 
     @property
     def horizon(self) -> int:
@@ -71,7 +72,7 @@ class SolverBackend:
             grounding = GROUND_PER_CHECK * check_seconds * pending * (1 + steps / 10)
         else:
             grounding = self._ground_pace * pending * max(steps, 1)
-        return grounding + self._sample_pace * k * max(steps, 1)
+        return max(grounding + self._sample_pace * k * max(steps, 1), self._wanted)
 
     def sample(self, observations: Sequence[Observation], k: int, rng: random.Random,
                deadline: Deadline, check_seconds: float = 1e-4) -> list[Particle]:
@@ -96,6 +97,7 @@ class SolverBackend:
         try:
             drawn = sampler.sample(k, rng, deadline.remaining())
         except SolverTimeout:
+            self._wanted = 2 * (time.monotonic() - started)  # not again with less time than this
             return []
         except GGPError as exc:
             self._give_up(str(exc))
@@ -104,6 +106,7 @@ class SolverBackend:
             self._solver.cutoff = None
         spent = time.monotonic() - started
         self._sample_pace = max(1e-6, spent / (max(len(drawn), 1) * len(observations)))
+        self._wanted = 0.0
         return drawn
 
     def _catch_up(self, observations: Sequence[Observation], deadline: Deadline, check_seconds: float) -> bool:

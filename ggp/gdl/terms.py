@@ -8,7 +8,7 @@ locations never take part in equality.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from ggp.errors import Location
 
@@ -210,6 +210,20 @@ def sort_key(term: Term) -> tuple[object, ...]:
     if name.isdigit():
         return (0, int(name), name)
     return (1, name)
+
+
+def subterms(terms: Iterable[Term]) -> set[Term]:
+    """Every term occurring in ``terms``, the terms themselves included."""
+    out: set[Term] = set()
+    stack = list(terms)
+    while stack:
+        term = stack.pop()
+        if term in out:
+            continue
+        out.add(term)
+        if isinstance(term, Function):
+            stack.extend(term.args)
+    return out
 
 
 def sentence_name(term: Term) -> tuple[str, int]:

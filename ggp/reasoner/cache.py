@@ -31,20 +31,38 @@ import pickle
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType
 
+from ggp.gdl.terms import Function, Term
 from ggp.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
 #: Bump when the cached content changes in a way the source hash below cannot see.
 GENERATOR_VERSION = "1"
-#: Entries kept; past this, the least recently used are removed when a new one is made.
+#: Entries kept, and bytes they may take together: past either, the least recently used are
+#: removed when a new entry is made (a large card game's entry takes up to 250 MB).
 KEPT_ENTRIES = 32
+KEPT_BYTES = 2 << 30
 _MAGIC = b"GGPCACHE1\n"
 _PROTOCOL = 4
 _version: str | None = None
+
+
+def interned(terms: Iterable[Term], table: dict[Term, Term]) -> tuple[Term, ...]:
+    """``terms`` rebuilt so that equal subterms are one object (``table`` maps each term to
+    its one copy): a pickle then holds each once, several times smaller and faster to load."""
+    def one(term: Term) -> Term:
+        found = table.get(term)
+        if found is None:
+            if isinstance(term, Function):
+                term = Function(term.name, tuple(one(a) for a in term.args))
+            found = table[term] = term
+        return found
+
+    return tuple(one(t) for t in terms)
 
 
 def enabled() -> bool:
@@ -167,15 +185,23 @@ class CacheEntry:
             pass
 
 
-def _prune(root: Path, kept: int, keep: Path) -> None:
-    """Remove the least recently used entries under ``root`` beyond ``kept`` (never ``keep``)."""
+def _size(entry: Path) -> int:
     try:
-        entries = [p for p in root.iterdir() if p.is_dir() and p != keep]
-        if len(entries) < kept:
-            return
-        entries.sort(key=lambda p: p.stat().st_mtime)
+        return sum(f.stat().st_size for f in entry.iterdir())
+    except OSError:
+        return 0
+
+
+def _prune(root: Path, kept: int, keep: Path) -> None:
+    """Remove the least recently used entries under ``root`` until fewer than ``kept`` remain
+    besides ``keep`` and all of them take at most :data:`KEPT_BYTES`."""
+    try:
+        entries = sorted(((p.stat().st_mtime, p) for p in root.iterdir() if p.is_dir() and p != keep), reverse=True)
     except OSError:
         return
-    for old in entries[: len(entries) - kept + 1]:
-        log.debug("cache: removing the old entry %s", old)
-        shutil.rmtree(old, ignore_errors=True)
+    total = 0
+    for count, (_, entry) in enumerate(entries):  # most recently used first
+        total += _size(entry)
+        if count + 1 >= kept or total > KEPT_BYTES:
+            log.debug("cache: removing the old entry %s", entry)
+            shutil.rmtree(entry, ignore_errors=True)

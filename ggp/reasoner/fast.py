@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 from ggp.collector import rare_collections
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Function, Term
-from ggp.reasoner.cache import CacheEntry
+from ggp.gdl.terms import Constant, Term
+from ggp.reasoner.cache import CacheEntry, interned
 from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, GroundingTooLarge
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.network import Network
@@ -50,8 +50,8 @@ class Interface:
         """The interface of ``net``, equal subterms shared (its pickle loads several times faster)."""
         table: dict[Term, Term] = {}
         return cls(
-            tuple(net.roles), _interned(net.fluents, table), tuple(_interned(ms, table) for ms in net.moves),
-            net.init, tuple(_interned([t for t, _ in seen], table) for seen in net.sees),
+            tuple(net.roles), interned(net.fluents, table), tuple(interned(ms, table) for ms in net.moves),
+            net.init, tuple(interned([t for t, _ in seen], table) for seen in net.sees),
             grounding_seconds, ground_rules,
         )
 
@@ -59,18 +59,6 @@ class Interface:
         """True when ``net`` numbers roles, fluents, moves and percepts as this interface does."""
         return (self.roles == net.roles and self.fluents == net.fluents and self.moves == net.moves
                 and self.sees == tuple(tuple(t for t, _ in seen) for seen in net.sees))
-
-
-def _interned(terms: Iterable[Term], table: dict[Term, Term]) -> tuple[Term, ...]:
-    def one(term: Term) -> Term:
-        found = table.get(term)
-        if found is None:
-            if isinstance(term, Function):
-                term = Function(term.name, tuple(one(a) for a in term.args))
-            found = table[term] = term
-        return found
-
-    return tuple(one(t) for t in terms)
 
 
 def _entry(namespace: dict[str, Any], name: str) -> Callable[..., Any]:
@@ -368,7 +356,8 @@ class FastMachine(StateMachine):
         return frozenset([terms[i] for i in role_sees(self._packed(state).bits, self._indices(joint))])
 
     def percept_moves(self, role: Constant) -> PerceptMoves:
-        """Per percept ``role`` can see, the moves it reveals (see :mod:`ggp.reasoner.percept_moves`)."""
+        """Per percept ``role`` can see that reveals moves, the moves it reveals (see
+        :mod:`ggp.reasoner.percept_moves`)."""
         r = self._role_index.get(role)
         if r is None:
             return {}

@@ -10,12 +10,14 @@ branch being unconstrained. A body that needs two different moves of one role ne
 drops out of its disjunction.
 
 Sound by construction: each step only weakens what must hold (a body implies each of its
-positive literals; an atom implies one of its bodies).
+positive literals; an atom implies one of its bodies). Percepts that constrain no role are left
+out of :func:`percept_moves` (on a large card game nearly all of them: 72,338 of 73,849).
 """
 
 from __future__ import annotations
 
 from ggp.gdl.terms import Term
+from ggp.reasoner.cache import interned
 from ggp.reasoner.network import TRUE, Network
 
 #: Per role index, the move indices one of which must be played (a role absent: any move).
@@ -69,13 +71,19 @@ def conditions(net: Network) -> dict[int, Condition]:
 
 
 def percept_moves(net: Network, role: int) -> dict[Term, tuple[frozenset[Term] | None, ...]]:
-    """For each percept the role at index ``role`` can see: per role (in order), None when
-    unconstrained, else the moves one of which the joint move must hold for it to be seen."""
+    """For each percept the role at index ``role`` can see that constrains some role's move:
+    per role (in order), None when unconstrained, else the moves one of which the joint move
+    holds whenever the percept is seen. Percepts that constrain no role are left out (absent:
+    nothing known); terms are shared (:func:`~ggp.reasoner.cache.interned`), equal entries too."""
     known = conditions(net)
+    table: dict[Term, Term] = {}
+    entries: dict[tuple[frozenset[Term] | None, ...], tuple[frozenset[Term] | None, ...]] = {}
     result: dict[Term, tuple[frozenset[Term] | None, ...]] = {}
     for term, atom in net.sees[role]:
         cond = {} if atom == TRUE else known.get(atom, {})
-        result[term] = tuple(
-            frozenset(net.moves[r][m] for m in cond[r]) if r in cond else None for r in range(len(net.roles))
-        )
+        if not cond:
+            continue
+        entry = tuple(frozenset(interned((net.moves[r][m] for m in cond[r]), table)) if r in cond else None
+                      for r in range(len(net.roles)))
+        result[interned((term,), table)[0]] = entries.setdefault(entry, entry)
     return result

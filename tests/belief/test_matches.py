@@ -89,3 +89,16 @@ def test_translated_agram(role: str, seed: int) -> None:
 @pytest.mark.parametrize("role", ["player0", "player1", "player2", "player3"])
 def test_translated_agram_many_matches(role: str, seed: int) -> None:
     follow(RULESHEETS / "agram.rcy", role, seed, particles=8)
+
+
+@pytest.mark.parametrize("role", ["player0", pytest.param("player1", marks=pytest.mark.slow)])
+def test_go_fish(role: str) -> None:
+    """Go Fish from the CardStock corpus: asking for a rank shows the asker holds one, and the
+    answer ("go fish") that the asked player holds none; the repairs keep the legal moves right."""
+    follow(shared_path("corpus", "recycle", "GoFish2.rcy"), role, 1, particles=8)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["CrazyEights4", "Hearts4", "Euchre4", "GoFish4"])
+def test_corpus_card_games(game: str) -> None:
+    follow(shared_path("corpus", "recycle", f"{game}.rcy"), "player0", 1, particles=8)

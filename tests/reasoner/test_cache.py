@@ -223,6 +223,16 @@ def test_old_entries_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch
     assert entries == sorted(_entry(d).name for d in games[1:])
 
 
+def test_entries_past_the_byte_bound_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [load_game(RULESHEETS / name) for name in ("montyhall.kif", "blind_tictactoe.kif", "tictactoe.kif")]
+    FastMachine(games[0], cache=True)
+    FastMachine(games[1], cache=True)
+    first = sum(f.stat().st_size for f in _entry(games[1]).iterdir())
+    monkeypatch.setattr(cache, "KEPT_BYTES", first)  # room for the most recent entry only
+    FastMachine(games[2], cache=True)
+    assert sorted(p.name for p in (cache_dir / "reasoner").iterdir()) == sorted(_entry(d).name for d in games[1:])
+
+
 def test_make_machine_and_warm_use_the_cache(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
     description = load_game(RULESHEETS / "kuhn.rcy")

@@ -100,10 +100,11 @@ def test_role_percepts_equal_percepts_slow_games(path: Path) -> None:
 def test_percept_moves_are_sound(path: Path) -> None:
     machine = _machine(path)
     _check_sound(machine, 5)
-    for role in machine.roles:  # an entry for every percept the role can see, one item per role
+    for role in machine.roles:  # percepts the role can see that constrain a move, one item per role
         analysis = machine.percept_moves(role)
-        assert set(analysis) == {term for term, _ in machine.network.sees[machine.role_index(role)]}
-        assert all(len(per_role) == len(machine.roles) for per_role in analysis.values())
+        assert set(analysis) <= {term for term, _ in machine.network.sees[machine.role_index(role)]}
+        assert all(len(per_role) == len(machine.roles) and any(m is not None for m in per_role)
+                   for per_role in analysis.values())
 
 
 @pytest.mark.slow
@@ -168,10 +169,8 @@ def test_percept_moves_by_hand() -> None:
         t("(found b)"): (None, moves("(look b)"), moves("(hide b)")),
         t("(found c)"): (None, moves("(look c)"), moves("(hide c)")),
         t("either"): (None, moves("(look a)", "(look b)"), None),
-        # reach is recursive: its atoms are left unconstrained, though each needs some hide.
-        t("(trail a)"): (None, None, None),
-        t("(trail b)"): (None, None, None),
-        t("(trail c)"): (None, None, None),
+        # (trail ?x) is left out: reach is recursive, so its atoms constrain nothing (though
+        # each needs some hide).
     }
     assert dict(machine.percept_moves(spy)) == {
         t("(hint a)"): (None, None, moves("(hide a)")),  # a negative does literal constrains nothing
@@ -180,8 +179,7 @@ def test_percept_moves_by_hand() -> None:
         t("near"): (None, None, moves("(hide a)", "(hide b)")),  # through the derived atom hidden
         t("loud"): (moves("shout"), None, None),  # the second rule leaves random unconstrained
         t("never"): (frozenset(), frozenset(), frozenset()),  # two moves of one role: never seen
-        t("(round 0)"): (None, None, None),
-        t("(round 1)"): (None, None, None),
+        # (round ?n) is left out: it reads the state only.
         t("(quiet a)"): (None, None, moves("(hide a)")),
         t("(quiet b)"): (None, None, moves("(hide b)")),
         t("(quiet c)"): (None, None, moves("(hide c)")),
