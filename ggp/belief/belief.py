@@ -291,17 +291,20 @@ class Belief:
 
     def _repair(self, dead: list[Particle], model: StepModel, deadline: Deadline | None, wanted: int) -> list[Particle]:
         """Up to ``wanted`` dead particles repaired by exchanging hidden things (at most about
-        eight percept checks per particle carried, in all)."""
+        eight percept checks and four arrangements tried per particle held, in all)."""
         positions = self._find_positions()
         if not positions.relations:
             return []
         known = self._known()
         repaired: list[Particle] = []
         budget = model.evaluations + 8 * self.settings.particles  # percept checks the repairs may make
+        arrangements = 4 * self.settings.particles  # arrangements they may try
         for particle in dead:
-            if len(repaired) >= wanted or model.evaluations >= budget or (deadline is not None and deadline.expired):
+            if len(repaired) >= wanted or model.evaluations >= budget or arrangements <= 0 \
+                    or (deadline is not None and deadline.expired):
                 break
-            fixed = swap_repair(particle, model, positions, known, self.rng)
+            fixed, tried = swap_repair(particle, model, positions, known, self.rng, most=arrangements)
+            arrangements -= tried
             if fixed is not None:
                 repaired.append(fixed)
         return repaired

@@ -30,7 +30,7 @@ from ggp.belief.particles import Particle
 from ggp.belief.positions import Positions, Relation
 from ggp.belief.proposal import StepModel
 from ggp.errors import ReasonerError
-from ggp.gdl.terms import Function, Term, subterms
+from ggp.gdl.terms import Function, Term, sort_key, subterms
 from ggp.reasoner.machine import JointMove, State
 
 #: Single exchanges tried per dead particle.
@@ -44,13 +44,16 @@ FORCED_ARRANGEMENTS = 3
 
 
 def swap_repair(particle: Particle, model: StepModel, positions: Positions, known: frozenset[Term],
-                rng: random.Random, tries: int = SWAP_TRIES, redeals: int = REDEALS) -> Particle | None:
-    """``particle`` carried over the step of ``model`` from the first of its
-    :func:`arrangements` that explains the step; None when none tried does. The result is marked
-    inconsistent."""
+                rng: random.Random, tries: int = SWAP_TRIES, redeals: int = REDEALS,
+                most: int | None = None) -> tuple[Particle | None, int]:
+    """``particle`` carried over the step of ``model`` from the first of its (at most ``most``)
+    :func:`arrangements` that explains the step, None when none tried does; and the number of
+    arrangements tried. The result is marked inconsistent."""
+    tried = 0
     for fluents in arrangements(particle, model, positions, known, rng, tries, redeals):
-        if model.deadline is not None and model.deadline.expired:
-            return None
+        if (most is not None and tried >= most) or (model.deadline is not None and model.deadline.expired):
+            break
+        tried += 1
         try:
             state = model.machine.state_from_fluents(fluents)
         except ReasonerError:
@@ -58,8 +61,8 @@ def swap_repair(particle: Particle, model: StepModel, positions: Positions, know
         found = model.guess(state, rng)
         if found is not None:
             joint, after, factor = found
-            return Particle(after, particle.weight * factor, (joint, particle.past), False)
-    return None
+            return Particle(after, particle.weight * factor, (joint, particle.past), False), tried
+    return None, tried
 
 
 class Arrangement:
@@ -75,7 +78,7 @@ class Arrangement:
     def __init__(self, fluents: frozenset[Term], positions: Positions, known: frozenset[Term]):
         self.original = fluents
         placed: dict[Relation, dict[Term, Term]] = {}
-        for fluent in sorted(fluents, key=str):  # an order that does not depend on hashing
+        for fluent in fluents:
             split = positions.split(fluent)
             if split is not None and fluent not in known and len(split[1]) == 1:
                 placed.setdefault(split[0], {})[split[1][0]] = split[2]
@@ -83,40 +86,54 @@ class Arrangement:
         main = max(placed, key=lambda r: (len(placed[r]), r), default=None)
         self.place: dict[Term, Term] = {t: v for t, v in placed.get(main, {}).items() if t not in seen} \
             if main is not None else {}
-        self.things = list(self.place)
+        self.things = sorted(self.place, key=sort_key)  # an order that does not depend on hashing
+        self._mentions: dict[Term, list[Term]] = {}  # each thing: the fluents that name it
+        for fluent in fluents:
+            for term in subterms([fluent]):
+                if term in self.place:
+                    self._mentions.setdefault(term, []).append(fluent)
         self._new: dict[Term, Term] = {}  # original thing -> the thing now in its place
         self._old: dict[Term, Term] = {}  # the inverse
+        self._where = dict(self.place)  # each thing: where it is now
 
     def copy(self) -> Arrangement:
         """An independent copy."""
         other = Arrangement.__new__(Arrangement)
         other.original, other.place, other.things = self.original, self.place, self.things
-        other._new, other._old = dict(self._new), dict(self._old)
+        other._mentions = self._mentions
+        other._new, other._old, other._where = dict(self._new), dict(self._old), dict(self._where)
         return other
 
     def at(self, thing: Term) -> Term:
         """Where ``thing`` is now."""
-        return self.place[self._old.get(thing, thing)]
+        return self._where[thing]
 
     def exchange(self, x: Term, y: Term) -> None:
         """``x`` takes ``y``'s place and ``y`` takes ``x``'s."""
         ux, uy = self._old.get(x, x), self._old.get(y, y)
         self._new[ux], self._new[uy] = y, x
         self._old[y], self._old[x] = ux, uy
+        self._where[x], self._where[y] = self._where[y], self._where[x]
 
     def redeal(self, place: Term, keep: set[Term], rng: random.Random) -> None:
         """Every thing at ``place`` but those in ``keep`` exchanged with a thing elsewhere."""
-        for thing in [t for t in self.things if self.at(t) == place and t not in keep]:
-            elsewhere = [t for t in self.things if self.at(t) != place and t not in keep]
+        where = self._where
+        here = [t for t in self.things if where[t] == place and t not in keep]
+        elsewhere = [t for t in self.things if where[t] != place and t not in keep]
+        for thing in here:
             if elsewhere:
-                self.exchange(thing, elsewhere[rng.randrange(len(elsewhere))])
+                n = rng.randrange(len(elsewhere))
+                other = elsewhere[n]
+                self.exchange(thing, other)
+                elsewhere[n] = thing  # now elsewhere, where ``other`` was
 
     def fluents(self) -> frozenset[Term]:
         """The state's fluents with the things renamed."""
         moved = {u: t for u, t in self._new.items() if u != t}
         if not moved:
             return self.original
-        return frozenset(_renamed(f, moved) for f in self.original)
+        touched = {f for thing in moved for f in self._mentions.get(thing, ())}
+        return (self.original - touched) | {_renamed(f, moved) for f in touched}
 
 
 def _renamed(term: Term, names: dict[Term, Term]) -> Term:
