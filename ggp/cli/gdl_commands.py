@@ -77,7 +77,7 @@ def _reasoner_option(p: argparse.ArgumentParser) -> None:
 
 def run_validate(args: argparse.Namespace) -> int:
     """Validate each file; print problems; exit 1 if any error."""
-    from ggp.gdl.validate import validate_file
+    from ggp.gdl.load import validate_file
 
     failed = False
     for name in args.files:

@@ -26,7 +26,7 @@ from lark.lexer import Lexer, PatternStr
 
 from ggp.errors import GDLSyntaxError, Location, Problem
 from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
-from ggp.gdl.terms import Constant, Function, Term, Variable
+from ggp.gdl.terms import Constant, Function, Term, Variable, read_term
 
 #: Lists nested deeper than this are refused (terms are read and printed recursively).
 MAX_DEPTH = 400
@@ -234,11 +234,8 @@ def to_term(sexpr: SExpr) -> Term:
 
 
 def parse_term(text: str, lowercase: bool = True) -> Term:
-    """Exactly one KIF term from ``text``."""
-    items = parse_sexprs(text, lowercase=lowercase)
-    if len(items) != 1:
-        raise GDLSyntaxError(f"expected one term, found {len(items)}", Location(None, 1, 1), text)
-    return to_term(items[0])
+    """Exactly one KIF term from ``text`` (see :func:`ggp.gdl.terms.read_term`)."""
+    return read_term(text, lowercase)
 
 
 def to_literal(term: Term) -> Literal:

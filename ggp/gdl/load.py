@@ -1,22 +1,20 @@
 """Loading game descriptions from files or text, in either syntax.
 
-KIF is recognised by its first parenthesis; anything else is read as infix. RECYCLE files
-(``.rcy``) are translated to GDL-II by :mod:`translators.recycle` when it is available.
+KIF is recognised by its first parenthesis; anything else is read as infix. Files of other
+languages (RECYCLE's ``.rcy``) go to the loader registered for their suffix
+(:mod:`ggp.gdl.loaders`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from ggp.errors import GDLSyntaxError, InvalidGameError, Location, Problem
 from ggp.gdl.infix import parse_infix
 from ggp.gdl.kif import read_kif
+from ggp.gdl.loaders import loader_for
 from ggp.gdl.rules import GameDescription
-
-#: Loaders for other game languages by file suffix (``.rcy`` registers itself here).
-#: Each returns the translated description and the problems found on the way.
-FOREIGN_LOADERS: dict[str, Callable[[Path], tuple[GameDescription, list[Problem]]]] = {}
+from ggp.gdl.validate import prepare, unique_problems, validate
 
 
 def _is_kif(text: str) -> bool:
@@ -38,19 +36,10 @@ def read_game(text: str, source: str | None = None) -> tuple[GameDescription, li
         return GameDescription((), source), [exc.as_problem()]
 
 
-def _foreign_loader(path: Path) -> Callable[[Path], tuple[GameDescription, list[Problem]]] | None:
-    if path.suffix.lower() == ".rcy" and ".rcy" not in FOREIGN_LOADERS:
-        try:
-            import translators.recycle.gdl_loader  # noqa: F401  (registers the loader)
-        except ImportError:
-            return None
-    return FOREIGN_LOADERS.get(path.suffix.lower())
-
-
 def read_game_file(path: str | Path) -> tuple[GameDescription, list[Problem]]:
     """Read a game file; a missing or unreadable file is reported as a problem, not raised."""
     path = Path(path)
-    loader = _foreign_loader(path)
+    loader = loader_for(path)
     try:
         if loader is not None:
             return loader(path)
@@ -73,7 +62,21 @@ def load_game(path: str | Path, check: bool = True) -> GameDescription:
     if errors:
         raise InvalidGameError(errors)
     if check:
-        from ggp.gdl.validate import prepare
-
         description, _ = prepare(description)
     return description
+
+
+def validate_file(path: str | Path) -> list[Problem]:
+    """Every problem of a game file, in source order: what reading found, then validation.
+
+    When some rules do not parse the others are still validated, without the whole-game checks
+    (see :func:`~ggp.gdl.validate.validate`); when the text cannot be read at all (unbalanced
+    parentheses, not UTF-8) only that is reported.
+    """
+    try:
+        description, problems = read_game_file(path)
+    except GDLSyntaxError as exc:
+        return [exc.as_problem()]
+    if any(p.is_error for p in problems) and not description.rules:
+        return unique_problems(problems)
+    return unique_problems(problems + validate(description, complete=not any(p.is_error for p in problems)))

@@ -8,9 +8,10 @@ locations never take part in equality.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from ggp.errors import Location
+from ggp.errors import GDLSyntaxError, Location
 
 
 class Term:
@@ -23,10 +24,9 @@ class Term:
 
     @staticmethod
     def parse(text: str) -> Term:
-        """Parse one KIF term, e.g. ``Term.parse("(mark 1 1)")`` (lower-cased)."""
-        from ggp.gdl.kif import parse_term
-
-        return parse_term(text)
+        """Parse one KIF term, e.g. ``Term.parse("(mark 1 1)")`` (lower-cased); the inverse of
+        ``str``. Raises :class:`~ggp.errors.GDLSyntaxError`."""
+        return read_term(text)
 
     @property
     def is_ground(self) -> bool:
@@ -229,3 +229,50 @@ def subterms(terms: Iterable[Term]) -> set[Term]:
 def sentence_name(term: Term) -> tuple[str, int]:
     """The relation a sentence belongs to, as ``(name, arity)``."""
     return (term.name, len(term.args) if isinstance(term, Function) else 0)
+
+
+_TOKEN = re.compile(r"\s+|;[^\n]*|(\()|(\))|([^\s();]+)")
+
+
+def read_term(text: str, lowercase: bool = True) -> Term:
+    """Exactly one KIF term from ``text`` (names lower-cased unless ``lowercase`` is False).
+
+    Raises :class:`~ggp.errors.GDLSyntaxError` naming the line and column of the problem.
+    """
+    text = text.removeprefix("\ufeff")
+    stack: list[tuple[Location, list[tuple[Term, bool]]]] = [(Location(None, 1, 1), [])]  # (term, was a list)
+    line, line_start = 1, 0
+    pos = 0
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        loc = Location(None, line, pos - line_start + 1)
+        if match is None:  # unreachable: every character starts some token
+            raise GDLSyntaxError(f"unexpected {text[pos]!r}", loc, text)
+        opening, closing, word = match.groups()
+        if opening:
+            stack.append((loc, []))
+        elif closing:
+            if len(stack) == 1:
+                raise GDLSyntaxError("unbalanced ')'", loc, text)
+            where, items = stack.pop()
+            if not items:
+                raise GDLSyntaxError("empty list '()' is not a term", where, "()")
+            head, listed = items[0]
+            if listed or not isinstance(head, Constant):
+                raise GDLSyntaxError(f"a list must start with a name, not {head}", where, text)
+            term = Constant(head.name, where) if len(items) == 1 else Function(head.name, tuple(t for t, _ in items[1:]), where)
+            stack[-1][1].append((term, True))
+        elif word:
+            name = word.lower() if lowercase else word
+            stack[-1][1].append((Variable(name[1:], loc) if name.startswith("?") else Constant(name, loc), False))
+        newlines = text.count("\n", pos, match.end())
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", pos, match.end()) + 1
+        pos = match.end()
+    if len(stack) > 1:
+        raise GDLSyntaxError("unbalanced '(': missing ')'", stack[-1][0], text)
+    items = stack[0][1]
+    if len(items) != 1:
+        raise GDLSyntaxError(f"expected one term, found {len(items)}", Location(None, 1, 1), text)
+    return items[0][0]

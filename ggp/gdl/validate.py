@@ -2,7 +2,8 @@
 
 :func:`validate` runs every check and returns the problems sorted by position: errors for what
 makes a game meaningless, warnings for slips whose meaning is clear (the game still plays, as
-:func:`prepare` repairs them). :func:`validate_file` also reports what reading the file found.
+:func:`prepare` repairs them). :func:`ggp.gdl.load.validate_file` also reports what reading the
+file found.
 
 The checks live in their own modules: :mod:`ggp.gdl.normalise` (safety, negated ``distinct``),
 :mod:`ggp.gdl.keywords`, :mod:`ggp.gdl.relations` (arities, undefined relations) and
@@ -11,9 +12,8 @@ The checks live in their own modules: :mod:`ggp.gdl.normalise` (safety, negated 
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from ggp.errors import GDLSyntaxError, InvalidGameError, Problem
+from ggp.errors import InvalidGameError, Problem
 from ggp.gdl.dependencies import DependencyGraph
 from ggp.gdl.keywords import keyword_problems, state_dependent_declarations
 from ggp.gdl.normalise import drop_relations, normalise
@@ -27,7 +27,8 @@ def _order(problem: Problem) -> tuple[int, int, int, str]:
     return (loc.line, loc.column, 0 if problem.is_error else 1, problem.message)
 
 
-def _unique(problems: list[Problem]) -> list[Problem]:
+def unique_problems(problems: list[Problem]) -> list[Problem]:
+    """``problems`` without repeats, in source order."""
     return sorted(dict.fromkeys(problems), key=_order)
 
 
@@ -48,7 +49,7 @@ def _check(description: GameDescription, complete: bool) -> tuple[GameDescriptio
     repaired, repairs = _repair(description, graph)
     problems = (repairs + keyword_problems(description, graph, complete) + name_problems(description, graph, complete)
                 + negation_problems(rules, graph) + recursion_problems(rules, graph))
-    return repaired, _unique(problems)
+    return repaired, unique_problems(problems)
 
 
 def validate(description: GameDescription, complete: bool = True) -> list[Problem]:
@@ -70,21 +71,3 @@ def prepare(description: GameDescription) -> tuple[GameDescription, list[Problem
     if errors:
         raise InvalidGameError(errors)
     return repaired, problems
-
-
-def validate_file(path: str | Path) -> list[Problem]:
-    """Every problem of a game file, in source order: what reading found, then validation.
-
-    When some rules do not parse the others are still validated, without the whole-game checks
-    (see :func:`validate`); when the text cannot be read at all (unbalanced parentheses, not
-    UTF-8) only that is reported.
-    """
-    from ggp.gdl.load import read_game_file
-
-    try:
-        description, problems = read_game_file(path)
-    except GDLSyntaxError as exc:
-        return [exc.as_problem()]
-    if any(p.is_error for p in problems) and not description.rules:
-        return _unique(problems)
-    return _unique(problems + validate(description, complete=not any(p.is_error for p in problems)))

@@ -31,6 +31,7 @@ from ggp.belief import Belief, Particles
 from ggp.deadline import Deadline
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
+from ggp.players.memory import forget
 from ggp.reasoner.machine import JointMove, State, StateMachine
 
 
@@ -214,8 +215,6 @@ class Player(ABC):
 
     def reset(self) -> None:
         """Forget everything learned: clear :attr:`memory` and the saved copy."""
-        from ggp.players.memory import forget
-
         self.memory.clear()
         forget(self)
 

@@ -16,28 +16,38 @@ import os
 import tempfile
 import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from ggp.players.base import Player
+from ggp.paths import data_dir
+
+
+class Remembering(Protocol):
+    """What this module needs of a player (:class:`ggp.players.base.Player` is one)."""
+
+    memory: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        """The player's registered name."""
+
+    def persist(self) -> bool:
+        """True to keep :attr:`memory` between matches."""
 
 log = logging.getLogger(__name__)
 
 #: Players whose memory has been loaded in this process (loaded once, then kept in memory).
-_LOADED: weakref.WeakSet[Player] = weakref.WeakSet()
+_LOADED: weakref.WeakSet[Remembering] = weakref.WeakSet()
 
 
-def memory_path(player: Player) -> Path:
+def memory_path(player: Remembering) -> Path:
     """Where ``player``'s memory is saved."""
-    from ggp.manager.store import data_dir
-
     cls = type(player)
-    name = cls.name or f"{cls.__module__}.{cls.__qualname__}"
+    name = player.name or f"{cls.__module__}.{cls.__qualname__}"
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
     return data_dir() / "players" / f"{safe}.json"
 
 
-def load(player: Player) -> None:
+def load(player: Remembering) -> None:
     """Fill ``player.memory`` from its saved copy, once per player object (persistent players only)."""
     if player in _LOADED or not player.persist():
         return
@@ -57,7 +67,7 @@ def load(player: Player) -> None:
         log.warning("%s: memory is not a JSON object; starting afresh", path)
 
 
-def save(player: Player) -> None:
+def save(player: Remembering) -> None:
     """Write ``player.memory`` (persistent players only); problems are logged, never raised."""
     if not player.persist():
         return
@@ -79,7 +89,7 @@ def save(player: Player) -> None:
         log.warning("%s: cannot save the memory of %s: %s", path, player.name, exc)
 
 
-def forget(player: Player) -> bool:
+def forget(player: Remembering) -> bool:
     """Delete ``player``'s saved memory; True when there was one."""
     try:
         memory_path(player).unlink()

@@ -13,6 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 
+from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 
@@ -123,8 +124,6 @@ class StateMachine(ABC):
         Returns the last state, the number of steps and whether it is terminal. Reasoners may
         override this with a faster loop that draws from ``rng`` exactly as this one does.
         """
-        from ggp.reasoner.play import random_joint_move
-
         steps = 0
         while not self.is_terminal(state):
             if steps >= max_steps:
@@ -136,3 +135,13 @@ class StateMachine(ABC):
     def convert(self, state: State) -> State:
         """``state`` (possibly of another machine) as a state of this machine."""
         return self.state_from_fluents(state.fluents)
+
+
+def random_joint_move(machine: StateMachine, state: State, rng: random.Random) -> JointMove:
+    """One legal move per role, each chosen uniformly with ``rng`` (roles in order)."""
+    choices = []
+    for role, moves in zip(machine.roles, machine.all_legal_moves(state)):
+        if not moves:
+            raise ReasonerError(f"role {role} has no legal move in a non-terminal state")
+        choices.append(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+    return tuple(choices)

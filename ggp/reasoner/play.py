@@ -11,9 +11,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ggp.errors import ReasonerError
 from ggp.gdl.terms import Constant, Term
-from ggp.reasoner.machine import JointMove, State, StateMachine
+from ggp.reasoner.machine import JointMove, State, StateMachine, random_joint_move
 
 #: Playouts stop after this many steps unless told otherwise (a game that never ends).
 DEFAULT_MAX_STEPS = 10_000
@@ -22,16 +21,6 @@ DEFAULT_MAX_STEPS = 10_000
 def joint_moves(machine: StateMachine, state: State) -> Iterator[JointMove]:
     """Every joint move in ``state``: the product of each role's legal moves, in role order."""
     return itertools.product(*machine.all_legal_moves(state))
-
-
-def random_joint_move(machine: StateMachine, state: State, rng: random.Random) -> JointMove:
-    """One legal move per role, each chosen uniformly with ``rng`` (roles in order)."""
-    choices = []
-    for role, moves in zip(machine.roles, machine.all_legal_moves(state)):
-        if not moves:
-            raise ReasonerError(f"role {role} has no legal move in a non-terminal state")
-        choices.append(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
-    return tuple(choices)
 
 
 @dataclass(frozen=True)
@@ -87,3 +76,5 @@ def history_states(machine: StateMachine, joints: list[tuple[Term, ...]], state:
         current = machine.next_state(current, joint)
         states.append(current)
     return states
+
+__all__ = ["Playout", "history_states", "joint_moves", "perft", "random_joint_move", "random_playout"]

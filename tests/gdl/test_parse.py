@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 
 from ggp.errors import GDLSyntaxError, InputError
 from ggp.gdl.infix import parse_infix, to_infix
-from ggp.gdl.kif import SList, parse_kif, parse_sexprs, parse_term, read_kif
-from ggp.gdl.load import read_game, read_game_file
+from ggp.gdl.kif import SList, parse_kif, parse_sexprs, parse_term, read_kif, to_term
+from ggp.gdl.load import read_game, read_game_file, validate_file
 from ggp.gdl.rules import Distinct, GameDescription, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from ggp.gdl.validate import validate_file
 from tests.conftest import corpus_files, shared_path
 
 CORPUS = corpus_files("gdl") + corpus_files("gdl2")
@@ -212,6 +211,13 @@ def test_term_parse_and_repr() -> None:
     assert Term.parse("(p)") == Constant("p")
     with pytest.raises(GDLSyntaxError):
         Term.parse("a b")
+    for bad, message in (("(f", "1:1: unbalanced '('"), ("(f))", "1:4: unbalanced ')'"), ("(f\n ())", "2:2: empty list"),
+                         ("((f) a)", "1:1: a list must start with a name"), ("", "expected one term, found 0")):
+        with pytest.raises(GDLSyntaxError, match=re.escape(message)):
+            Term.parse(bad)
+    located = Term.parse("(f a\n   (g ?x))")
+    assert isinstance(located, Function) and located.args[1].loc is not None
+    assert (located.args[1].loc.line, located.args[1].loc.column) == (2, 4)
 
 
 # --- property tests -------------------------------------------------------------------------
@@ -233,6 +239,13 @@ def _terms() -> st.SearchStrategy[Term]:
 def test_print_then_parse_is_identity(term: Term) -> None:
     assert parse_term(str(term)) == term
     assert eval(repr(term), {"Term": Term}) == term
+
+
+@settings(max_examples=300, deadline=None)
+@given(_terms(), st.sampled_from([" ", "\n", " ; note\n", "\t"]))
+def test_term_reader_agrees_with_the_kif_reader(term: Term, space: str) -> None:
+    text = str(term).replace(" ", space)
+    assert Term.parse(text) == to_term(parse_sexprs(text)[0])
 
 
 _LOWER = "abcdefghijklmnopqrstuvwxyz"

@@ -19,7 +19,8 @@ from ggp.gdl.normalise import normalise
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.safety import unsafe_variables
 from ggp.gdl.terms import Term
-from ggp.gdl.validate import prepare, validate, validate_file
+from ggp.gdl.load import validate_file
+from ggp.gdl.validate import prepare, validate
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import StateMachine
 from ggp.reasoner.play import random_joint_move, random_playout

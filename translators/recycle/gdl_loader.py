@@ -1,7 +1,7 @@
 """``.rcy`` files as game descriptions: translated on the fly, cached by content hash.
 
-Importing this module registers :func:`load_recycle` in :data:`ggp.gdl.load.FOREIGN_LOADERS`,
-so every command that reads a game file (``validate``, ``perft``, ``playout``, ``verify``,
+:func:`load_recycle` is declared as the ``rcy`` loader of the entry-point group ``ggp.loaders``
+(``pyproject.toml``; see :mod:`ggp.gdl.loaders`), so every command that reads a game file (``validate``, ``perft``, ``playout``, ``verify``,
 ``match``...) accepts RECYCLE games. Translations are cached as KIF in a user cache directory:
 ``$GGP_CACHE_DIR``, else ``$XDG_CACHE_HOME/ggp``, else ``~/.cache/ggp``, under
 ``recycle/<sha256 of the file and of the translator's own source>.kif``. A cache that cannot be read or
@@ -16,7 +16,6 @@ from functools import cache
 from pathlib import Path
 
 from ggp.errors import Location, Problem
-from ggp.gdl.load import FOREIGN_LOADERS
 from ggp.gdl.rules import GameDescription
 
 
@@ -105,7 +104,5 @@ def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
     _write_cache(key, translation.kif)
     return translation.description, list(translation.warnings)
 
-
-FOREIGN_LOADERS[".rcy"] = load_recycle
 
 __all__ = ["cache_dir", "cache_key", "load_recycle", "source_digest", "translator_version"]
