@@ -33,7 +33,7 @@ def main() -> int:
     start = time.perf_counter()
     from lark.exceptions import UnexpectedInput
 
-    from translators.recycle.parser import _PARSER, parse_recycle
+    from translators.recycle.syntax.parser import _PARSER, parse_recycle
 
     build = time.perf_counter() - start
     texts = {path.name: path.read_text(encoding="utf-8-sig") for path in files}

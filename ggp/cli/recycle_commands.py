@@ -61,7 +61,7 @@ def register(sub: Any) -> None:
 def run_tree(args: argparse.Namespace) -> int:
     """Print the syntax tree of ``args.file``."""
     from translators.recycle import parse_recycle_file
-    from translators.recycle.outline import outline
+    from translators.recycle.syntax.outline import outline
 
     game = parse_recycle_file(args.file)
     for warning in game.warnings:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import SHARED, corpus_files
 from translators.recycle import parse_recycle_file
-from translators.recycle.nodes import Game
+from translators.recycle.syntax.nodes import Game
 
 CORPUS = corpus_files("recycle", "*.rcy")
 #: The three corpus files with a stray `)` after the game (the engine ignores it).

@@ -10,7 +10,7 @@ from lark import Lark, logger
 
 from tests.recycle.support import CORPUS, TRAILING, corpus_text, parsed
 from translators.recycle import check, parse_recycle, parse_recycle_file, print_recycle
-from translators.recycle.nodes import (
+from translators.recycle.syntax.nodes import (
     AllPlayers,
     AllTeams,
     CardAtt,
@@ -24,7 +24,7 @@ from translators.recycle.nodes import (
     Stage,
     Var,
 )
-from translators.recycle.parser import FRAGMENT_KINDS
+from translators.recycle.syntax.parser import FRAGMENT_KINDS
 
 pytestmark = pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus/recycle (absent)")
 
@@ -34,7 +34,7 @@ def test_corpus_is_complete() -> None:
 
 
 def test_grammar_has_no_conflicts(caplog: pytest.LogCaptureFixture) -> None:
-    grammar = Path(__file__).resolve().parents[2] / "translators" / "recycle" / "recycle.lark"
+    grammar = Path(__file__).resolve().parents[2] / "translators" / "recycle" / "syntax" / "recycle.lark"
     logger.setLevel(logging.DEBUG)
     try:
         with caplog.at_level(logging.DEBUG, logger="lark"):

@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import RULESHEETS
 from translators.recycle import check, parse_recycle, parse_recycle_file, print_recycle
-from translators.recycle.nodes import (
+from translators.recycle.syntax.nodes import (
     ActionAgg,
     Choice,
     CreateDeck,

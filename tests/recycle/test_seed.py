@@ -17,7 +17,7 @@ from translators.recycle import (
     parse_recycle,
     print_recycle,
 )
-from translators.recycle.nodes import (
+from translators.recycle.syntax.nodes import (
     Arith,
     AttrPair,
     CardLocation,
@@ -31,7 +31,7 @@ from translators.recycle.nodes import (
     TeamSpec,
     Var,
 )
-from translators.recycle.parser import FragmentKind
+from translators.recycle.syntax.parser import FragmentKind
 
 # The example of section 3.1.11, as printed, except for its parentheses: the printed text
 # leaves 7 forms unclosed and closes 2 too early (it ends 5 short), so it cannot be read by

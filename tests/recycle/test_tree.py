@@ -10,14 +10,14 @@ from tests.conftest import RULESHEETS
 from tests.recycle.support import CORPUS, parsed, small_game
 from tests.recycle.test_seed import SEED_AGRAM, SNIPPETS
 from translators.recycle import (
-    nodes,
     outline,
     parse_fragment,
     parse_recycle,
     parse_recycle_file,
     print_recycle,
 )
-from translators.recycle.nodes import (
+from translators.recycle.syntax import nodes
+from translators.recycle.syntax.nodes import (
     Arith,
     CardAt,
     CardLocation,
@@ -39,8 +39,8 @@ from translators.recycle.nodes import (
     TeamSpec,
     Var,
 )
-from translators.recycle.parser import FragmentKind
-from translators.recycle.resolve import kind_of
+from translators.recycle.syntax.parser import FragmentKind
+from translators.recycle.syntax.kinds import kind_of
 
 # v0.5.10 forms that neither the corpus nor the 0.5 document use.
 FEATURES: list[tuple[FragmentKind, str]] = [

@@ -71,23 +71,23 @@ def test_loader_caches_translations(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_cache_key_follows_the_translator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The key digests the translator's own sources: a copy of them gives the same digest, one
     changed byte (or file) another; a changed translator does not reuse older translations."""
-    from translators.recycle import gdl_loader
+    from translators.recycle import loader
 
-    package = Path(gdl_loader.__file__).parent
+    package = Path(loader.__file__).parent
     copy = tmp_path / "recycle"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    assert gdl_loader.source_digest(copy) == gdl_loader.translator_version()
-    module = copy / "ranges.py"
+    assert loader.source_digest(copy) == loader.translator_version()
+    module = copy / "analysis" / "ranges.py"
     module.write_bytes(module.read_bytes() + b"\n")
-    edited = gdl_loader.source_digest(copy)
-    assert edited != gdl_loader.translator_version()
+    edited = loader.source_digest(copy)
+    assert edited != loader.translator_version()
     (copy / "grammar_extra.lark").write_text("")
-    assert gdl_loader.source_digest(copy) not in (edited, gdl_loader.translator_version())
+    assert loader.source_digest(copy) not in (edited, loader.translator_version())
 
     data = KUHN.read_bytes()
-    before = gdl_loader.cache_key(data)
-    monkeypatch.setattr(gdl_loader, "translator_version", lambda: edited)
-    assert gdl_loader.cache_key(data) != before
+    before = loader.cache_key(data)
+    monkeypatch.setattr(loader, "translator_version", lambda: edited)
+    assert loader.cache_key(data) != before
 
 
 def test_cache_failure_is_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

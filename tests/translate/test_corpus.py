@@ -63,7 +63,7 @@ def test_slow_to_validate_games_translate(path: Path) -> None:
 
 def test_translation_budget_names_the_construct(monkeypatch: pytest.MonkeyPatch) -> None:
     """A translation that would grow without bound stops with an error at the RECYCLE construct."""
-    from translators.recycle import rulebook
+    from translators.recycle.rulebook import book as rulebook
     from translators.recycle.translation_error import TranslationError
 
     monkeypatch.setattr(rulebook, "RULE_BUDGET", 500)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from ggp.gdl.terms import Term
 from tests.conftest import RULESHEETS
 from translators.recycle import parse_recycle_file
-from translators.recycle.compiler import Ctl
-from translators.recycle.ir import Alias, Env, Fixed
-from translators.recycle.nodes import CardLocation, GameOwner, Var
+from translators.recycle.emit.expressions import Ctl
+from translators.recycle.ir.nodes import Alias, Env, Fixed
+from translators.recycle.syntax.nodes import CardLocation, GameOwner, Var
 from translators.recycle.translate import Translator
-from translators.recycle.vocabulary import name
+from translators.recycle.analysis.vocabulary import name
 
 KUHN = RULESHEETS / "kuhn.rcy"
 

@@ -9,15 +9,15 @@
     >>> parse_recycle(print_recycle(game)) == game
     True
 
-The tree's classes are in :mod:`translators.recycle.nodes`; ``docs/recycle-parser.md``
+The tree's classes are in :mod:`translators.recycle.syntax.nodes`; ``docs/recycle-parser.md``
 describes the grammar coverage, the tree, the error messages and the checks.
 """
 
-from translators.recycle.check import check, check_file
-from translators.recycle.errors import RecycleSyntaxError
-from translators.recycle.outline import outline
-from translators.recycle.parser import parse_fragment, parse_recycle, parse_recycle_file
-from translators.recycle.printer import print_recycle
+from translators.recycle.analysis.check import check, check_file
+from translators.recycle.syntax.errors import RecycleSyntaxError
+from translators.recycle.syntax.outline import outline
+from translators.recycle.syntax.parser import parse_fragment, parse_recycle, parse_recycle_file
+from translators.recycle.syntax.printer import print_recycle
 
 __all__ = [
     "RecycleSyntaxError", "check", "check_file", "outline", "parse_fragment", "parse_recycle",

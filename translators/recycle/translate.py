@@ -21,25 +21,25 @@ from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from translators.recycle import ir
-from translators.recycle.assembly import Compiler, Translation, order_facts
-from translators.recycle.batches import AccessAnalysis, Batch, make_batches
-from translators.recycle.cardstate import emit_card_state
-from translators.recycle.compiler import StepCtl
-from translators.recycle.control import Control
-from translators.recycle.effects import EffectEmitter
-from translators.recycle.goals import emit_goals
-from translators.recycle.ir import Env
-from translators.recycle.lower import deref, lower
-from translators.recycle.model import build_model
-from translators.recycle.nodes import Game
-from translators.recycle.percepts import emit_percepts
-from translators.recycle.places import CardDomains
-from translators.recycle.ranges import Ranges, execution_bounds
-from translators.recycle.rulebook import RuleBook, describe
-from translators.recycle.stagerel import drop_undefined, split_by_stage, stages_of
+from translators.recycle.ir import nodes as ir
+from translators.recycle.emit.assembly import Compiler, Translation, order_facts
+from translators.recycle.ir.batches import AccessAnalysis, Batch, make_batches
+from translators.recycle.emit.cardstate import emit_card_state
+from translators.recycle.emit.expressions import StepCtl
+from translators.recycle.emit.control import Control
+from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.emit.goals import emit_goals
+from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.lower import deref, lower
+from translators.recycle.analysis.model import build_model
+from translators.recycle.syntax.nodes import Game
+from translators.recycle.emit.percepts import emit_percepts
+from translators.recycle.analysis.places import CardDomains
+from translators.recycle.analysis.ranges import Ranges, execution_bounds
+from translators.recycle.rulebook.book import RuleBook, describe
+from translators.recycle.rulebook.stages import drop_undefined, split_by_stage, stages_of
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.vocabulary import (
+from translators.recycle.analysis.vocabulary import (
     NOOP,
     UNSET,
     c,
@@ -79,7 +79,7 @@ class Translator:
         comp = Compiler(model, book, program, domains, ordered, heapy, linked)
         self.comp = comp
         comp.ranges = self.ranges(program, model)
-        from translators.recycle.wide import Wide
+        from translators.recycle.emit.wide import Wide
 
         comp.wide = Wide(book, comp.ranges.wide)
         analysis = AccessAnalysis(model, domains, ordered, heapy)
@@ -149,7 +149,7 @@ class Translator:
     def size_bound(self, coll: Any, env: Env) -> int:
         """How many elements a collection can have."""
         real, real_env = deref(coll, env)
-        from translators.recycle.lower import Lowerer
+        from translators.recycle.ir.lower import Lowerer
 
         kind = Lowerer(self.comp.model).kind(real, real_env)
         if kind in ("players", "team"):
@@ -264,7 +264,7 @@ class Translator:
     def executable(self, option: ir.Option, ctl: StepCtl) -> list[Literal]:
         """CardStock offers an option only if its actions can be carried out: the unconditional
         card moves of the option's first step need a card to move."""
-        from translators.recycle.nodes import CardAt
+        from translators.recycle.syntax.nodes import CardAt
 
         comp = self.comp
         lits: list[Literal] = []

@@ -1,0 +1,286 @@
+"""Static ranges of integers: intervals of every expression and of every storage cell.
+
+Integers are unary constants in the translated game, so every storage cell needs a finite
+range. A cell's range is the hull of 0 (its start), of every value ``set`` assigns, plus for
+each ``inc``/``dec`` its delta times a bound on how often it can run: once when it is on no
+loop; at most ``500 // k + 1`` times when every pass of its innermost loop makes at least ``k``
+choices (CardStock stops a game at 500 choices); for a loop that makes no choice, one round of
+the cycle (one pass per player or team) per pass of the enclosing loop. When that gives a very
+wide range, the range is narrowed instead to the constants the program compares the cell with
+(a loop usually stops once a value passes them), plus one more round of deltas. Both are heuristics for loops without choices; a value that leaves its range in
+play ends the game with a visible failure (``(failed overflow)``), never with a wrong number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from translators.recycle.ir import nodes as ir
+from translators.recycle.emit.arith import Interval, apply, fib, tri
+from translators.recycle.ir.nodes import Env, Fixed, Sym
+from translators.recycle.ir.lower import deref
+from translators.recycle.analysis.model import GameModel, owner_kind
+from translators.recycle.syntax.nodes import (
+    Arith,
+    Compare,
+    Fib,
+    IntAgg,
+    IntLit,
+    IntStorage,
+    Name,
+    Random,
+    Score,
+    Size,
+    Sum,
+    Tri,
+    Var,
+)
+from translators.recycle.translation_error import TranslationError
+
+#: Above this many values a cell's range is widened to the thresholds it is compared with.
+WIDE = 160
+#: No cell may need more values than this (wide cells are kept in decimal digits).
+LIMIT = 400_000
+#: A unary cell family may have at most this many values.
+UNARY_LIMIT = 4000
+#: An increment of a unary family may need a table of at most this many rows.
+TABLE_BUDGET = 20_000
+CHOICE_LIMIT = 500
+
+
+def hull(a: Interval, b: Interval) -> Interval:
+    """The smallest interval containing both."""
+    return min(a[0], b[0]), max(a[1], b[1])
+
+
+def arith_interval(op: str, a: Interval, b: Interval) -> Interval:
+    """Interval arithmetic for ``+ - * // % ^``."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op in ("*", "^"):
+        values = [v for x in (a[0], a[1]) for y in (b[0], b[1]) if (v := apply(op, x, y)) is not None]
+        if op == "^" and b[1] > 1:
+            values += [apply(op, x, y) or 0 for x in range(a[0], a[1] + 1) for y in range(max(b[0], 0), b[1] + 1)]
+        return min(values), max(values)
+    if op == "//":
+        values = [v for x in range(a[0], a[1] + 1) for y in (b[0], b[1], 1, -1) if b[0] <= y <= b[1]
+                  and (v := apply(op, x, y)) is not None] if a[1] - a[0] < 5000 else [a[0], a[1]]
+        return (min(values), max(values)) if values else (0, 0)
+    if op == "%":
+        high = max(abs(b[0]), abs(b[1]))
+        return (0, max(high - 1, 0)) if a[0] >= 0 and b[0] > 0 else (-high, high)
+    raise ValueError(op)
+
+
+class Ranges:
+    """Intervals of integer expressions and storage cells."""
+
+    def __init__(self, model: GameModel, program: ir.Program, size_bound: Callable[[Any, Env], int],
+                 sum_interval: Callable[[Any, Env], Interval], score_interval: Callable[[Any, Env], Interval],
+                 exec_bound: Callable[[ir.Effect], int | None]):
+        self.model = model
+        self.program = program
+        self.size_bound = size_bound
+        self.sum_interval = sum_interval
+        self.score_interval = score_interval
+        self.exec_bound = exec_bound
+        self.cells: dict[tuple[str, str], Interval] = {}
+        self.wide: dict[tuple[str, str], Interval] = {}
+        self.solve()
+
+    def cell(self, kind: str, label: str) -> Interval:
+        """The range of a storage cell family (every owner of a kind shares one)."""
+        return self.cells.get((kind, label), (0, 0))
+
+    def of(self, node: Any, env: Env) -> Interval:
+        """The range of an integer expression."""
+        node, env = deref(node, env)
+        if isinstance(node, IntLit):
+            return node.value, node.value
+        if isinstance(node, Var):
+            binding = env.get(node.name)
+            if isinstance(binding, Fixed):
+                value = int(binding.term.name)
+                return value, value
+            if isinstance(binding, Sym) and binding.sort.startswith("int:"):
+                _, lo_text, hi_text = binding.sort.split(":")
+                return int(lo_text), int(hi_text)
+            raise TranslationError(node, f"'{node.name} is not an integer")
+        if isinstance(node, IntStorage):
+            return self.cell(owner_kind(node.owner), _label(node.name))
+        if isinstance(node, Arith):
+            return arith_interval(node.op, self.of(node.left, env), self.of(node.right, env))
+        if isinstance(node, Size):
+            return 0, self.size_bound(node.collection, env)
+        if isinstance(node, Sum):
+            return self.sum_interval(node, env)
+        if isinstance(node, Score):
+            return self.score_interval(node, env)
+        if isinstance(node, IntAgg):
+            from translators.recycle.ir.lower import Lowerer
+
+            elements = Lowerer(self.model).static_elements(node.collection, env, node) or []
+            low = high = 0
+            for binding, _ in elements:
+                lo, hi = self.of(node.body, env.bind(node.var.name, binding))
+                low, high = low + min(lo, 0), high + max(hi, 0)
+            return low, high
+        if isinstance(node, Random):
+            low_span = self.of(node.low, env) if node.low is not None else (0, 0)
+            high_span = self.of(node.high, env)
+            return low_span[0], high_span[1]
+        if isinstance(node, Tri):
+            lo, hi = self.of(node.arg, env)
+            return min(tri(lo), 0), tri(hi)
+        if isinstance(node, Fib):
+            lo, hi = self.of(node.arg, env)
+            return 0, fib(max(hi, 0))
+        raise TranslationError(node, "an integer is expected here")
+
+    def thresholds(self) -> dict[tuple[str, str], list[int]]:
+        """Constants each cell family is compared with."""
+        out: dict[tuple[str, str], list[int]] = {}
+        for node in self.model.game.walk():
+            if isinstance(node, Compare):
+                for a, b in ((node.left, node.right), (node.right, node.left)):
+                    if isinstance(a, IntStorage) and isinstance(b, IntLit):
+                        try:
+                            key = (owner_kind(a.owner), _label(a.name))
+                        except TranslationError:
+                            continue
+                        out.setdefault(key, []).append(b.value)
+        return out
+
+    def solve(self) -> None:
+        """The fixpoint over every integer write."""
+        writes = [e for e in self.program.effects.values() if isinstance(e, ir.SetInt)]
+        thresholds = self.thresholds()
+        self_ref = {e.id for e in writes if e.op == "set" and self.reads_own(e)}
+        widths: dict[tuple[str, str], int] = {}
+        for iteration in range(30):
+            before = dict(self.cells)
+            fresh: dict[tuple[str, str], list[Interval]] = {}
+            deltas: dict[tuple[str, str], list[tuple[Interval, int | None]]] = {}
+            for effect in writes:
+                cell = effect.cell
+                key = (owner_kind(cell.owner), _label(cell.name))
+                if effect.id in self_ref and iteration > 2:
+                    continue
+                value = self.of(effect.value, effect.env)
+                if effect.op == "set":
+                    fresh.setdefault(key, []).append(value)
+                else:
+                    delta = value if effect.op == "inc" else (-value[1], -value[0])
+                    deltas.setdefault(key, []).append((delta, self.exec_bound(effect)))
+            for key in set(fresh) | set(deltas):
+                base = (0, 0)
+                for value in fresh.get(key, []):
+                    base = hull(base, value)
+                low, high = base
+                unbounded = False
+                step_low = step_high = 0
+                for delta, times in deltas.get(key, []):
+                    step_low, step_high = min(step_low, delta[0]), max(step_high, delta[1])
+                    if times is None:
+                        unbounded = True
+                        continue
+                    low += min(0, delta[0] * times)
+                    high += max(0, delta[1] * times)
+                if unbounded or high - low > WIDE:
+                    marks = thresholds.get(key, [])
+                    if marks:
+                        rounds = self.model.players + 1
+                        low = max(low, min(base[0], min(marks), 0) + rounds * step_low)
+                        high = min(high, max(base[1], max(marks), 0) + rounds * step_high)
+                    elif unbounded:
+                        node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)
+                        raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) has no static bound")
+                self.cells[key] = (low, high)
+            if self.cells == before:
+                break
+        for effect in writes:
+            if effect.op != "set":
+                key = (owner_kind(effect.cell.owner), _label(effect.cell.name))
+                delta = self.of(effect.value, effect.env)
+                widths[key] = max(widths.get(key, 0), delta[1] - delta[0] + 1)
+        for key, (low, high) in self.cells.items():
+            size = high - low + 1
+            if size > UNARY_LIMIT or size * widths.get(key, 1) > TABLE_BUDGET:
+                self.wide[key] = (low, high)
+            if high - low > LIMIT:
+                node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)
+                raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) needs {high - low + 1} values "
+                                             f"({low} to {high}); at most {LIMIT + 1} are supported")
+
+
+    def reads_own(self, effect: ir.SetInt) -> bool:
+        """Whether a ``set`` reads the cell family it writes."""
+        key = (owner_kind(effect.cell.owner), _label(effect.cell.name))
+        for node in effect.value.walk():
+            if isinstance(node, IntStorage):
+                try:
+                    if (owner_kind(node.owner), _label(node.name)) == key:
+                        return True
+                except TranslationError:
+                    continue
+        return False
+
+
+def _label(node: Any) -> str:
+    if isinstance(node, Name):
+        return node.text
+    raise TranslationError(node, "storage names must be literal NAMEs")
+
+
+def _has_choice(items: list[ir.Item]) -> bool:
+    """Whether a stage body makes choices (directly or in nested stages)."""
+    for item in items:
+        if isinstance(item, ir.ChoiceNode):
+            return True
+        if isinstance(item, ir.StageNode) and _has_choice(item.body):
+            return True
+    return False
+
+
+def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True) -> dict[int, int | None]:
+    """For each effect, a (heuristic) bound on how many times it runs.
+
+    A loop (a stage) whose every pass makes ``k`` choices runs at most ``500 // k + 1`` passes
+    in all (CardStock's limit), and we also assume it runs at most as many passes as there are
+    cards and players (a pass of a card game moves or plays a card); a loop that makes no choice
+    is assumed to run one round of its cycle (one pass per player or team) each time it is
+    entered, one whose nested stages make choices as many passes as there are cards and players
+    (only when ``nested``: the translator falls back to one round when that bound makes some
+    cell's range too large, e.g. Cribbage's hand loop around its scoring). Nested loops multiply.
+    """
+    out: dict[int, int | None] = {}
+    cards = len(model.cards)
+
+    def visit(items: list[ir.Item], factor: int) -> None:
+        for item in items:
+            if isinstance(item, ir.Block):
+                for effect in item.effects:
+                    out[effect.id] = factor
+            elif isinstance(item, ir.ChoiceNode):
+                for option in item.options:
+                    for effect in option.effects:
+                        out[effect.id] = factor
+            else:
+                k = sum(1 for x in item.body if isinstance(x, ir.ChoiceNode))
+                rounds = model.players if item.ref.kind == "player" else len(model.teams)
+                if k:
+                    passes = min(CHOICE_LIMIT // k + 1, cards + rounds)
+                elif nested and _has_choice(item.body):
+                    passes = cards + rounds
+                else:
+                    passes = rounds + 1
+                visit(item.body, factor * passes)
+
+    visit(program.body, 1)
+    return out
+
+
+__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull"]

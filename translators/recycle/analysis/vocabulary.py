@@ -1,0 +1,114 @@
+"""How the translated game spells things in GDL: constants, location terms, fluents, moves.
+
+RECYCLE names (``HEARTS``) become lower-case constants (``hearts``); the few that would clash
+with GDL keywords or with the translator's own constants get a trailing ``_``. Numbers are
+plain integer constants (``-3`` included). Card locations are ``(loc OWNER VIS NAME)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from ggp.gdl.rules import Literal, Not, Rule
+from ggp.gdl.terms import Constant, Function, Term, Variable
+from translators.recycle.analysis.model import Location
+
+#: Constants with a meaning of their own in the translation (RECYCLE names avoid them).
+RESERVED = frozenset({
+    "true", "not", "or", "distinct", "does", "next", "role", "init", "legal", "goal",
+    "terminal", "sees", "base", "input", "percept", "random", "noop", "unset", "hidden",
+})
+
+#: The value of a string storage cell never set, and of ``cardatt`` on a missing card or key.
+UNSET = Constant("unset")
+#: Where a percept stands for a card the role cannot see.
+HIDDEN = Constant("hidden")
+NOOP = Constant("noop")
+GAME = Constant("game")
+
+
+def name(text: str) -> Constant:
+    """The constant for a RECYCLE NAME."""
+    low = text.lower()
+    return Constant(low + "_" if low in RESERVED else low)
+
+
+def num(value: int) -> Constant:
+    """The constant for an integer."""
+    return Constant(str(value))
+
+
+def c(text: str) -> Constant:
+    """A constant of the translation's own vocabulary."""
+    return Constant(text)
+
+
+def f(head: str, *args: Term | str | int) -> Function | Constant:
+    """``(head args...)`` (a constant without arguments); strings become constants, ints numbers."""
+    if not args:
+        return Constant(head)
+    return Function(head, tuple(_arg(a) for a in args))
+
+
+def _arg(value: Term | str | int) -> Term:
+    if isinstance(value, Term):
+        return value
+    if isinstance(value, bool):
+        raise TypeError("no booleans in terms")
+    if isinstance(value, int):
+        return num(value)
+    return Constant(value)
+
+
+def loc(location: Location) -> Function:
+    """``(loc OWNER VIS NAME)``."""
+    return Function("loc", (Constant(location.owner), Constant(location.vis), name(location.name)))
+
+
+def true(fluent: Term) -> Function:
+    """``(true fluent)``."""
+    return Function("true", (fluent,))
+
+
+def nxt(fluent: Term) -> Function:
+    """``(next fluent)``."""
+    return Function("next", (fluent,))
+
+
+def does(role: Term, move: Term) -> Function:
+    """``(does role move)``."""
+    return Function("does", (role, move))
+
+
+def neg(atom: Function | Constant) -> Not:
+    """``(not atom)``."""
+    return Not(atom)
+
+
+def rule(head: Function | Constant, *body: Literal | Sequence[Literal]) -> Rule:
+    """A rule; a body item may be a literal or a list of literals (flattened)."""
+    flat: list[Literal] = []
+    for item in body:
+        if isinstance(item, (list, tuple)):
+            flat.extend(item)
+        else:
+            flat.append(cast(Literal, item))  # not a list or tuple: a literal
+    return Rule(head, tuple(flat))
+
+
+class Fresh:
+    """Fresh GDL variables, named by kind: ``?c1``, ``?n2``..."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, prefix: str = "v") -> Variable:
+        self.count += 1
+        return Variable(f"{prefix}{self.count}")
+
+
+__all__ = [
+    "GAME", "HIDDEN", "NOOP", "RESERVED", "UNSET", "Fresh", "c", "does", "f", "loc", "name",
+    "neg", "num", "nxt", "rule", "true",
+]

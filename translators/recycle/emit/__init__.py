@@ -1,0 +1,1 @@
+"""Writing the GDL-II rules: plain functions per construct over the IR and the analyses."""

@@ -1,0 +1,174 @@
+"""Card fluents: where each card is, and what is known of the order of ordered locations.
+
+Every card is in exactly one place: ``(at C LOC)``. Order is tracked only for locations whose
+top card the program reads ("ordered"), and only as far as it is ever observed: ``(ontop LOC
+C)`` names the top card when it is known; ``(lost LOC)`` says the order under it is not tracked.
+A shuffled pile has no known top and no lost mark: it is a heap, and taking (or reading) its
+top is a random choice (``(heaptop LOC)``). So:
+
+- moving a card onto an ordered location makes it the known top (and the order below is lost
+  if the location already had a known top);
+- taking the known top leaves a heap (if the rest was a heap) or a lost order;
+- a shuffle makes a heap; moving a whole heap onto an empty location keeps it a heap; other bulk
+  moves onto an ordered location lose its order (the bottom-to-top kind keeps its top);
+- reading the top of a lost order ends the game with ``(failed order)`` (it never happens in the
+  corpus: the order of piles is only read where it is known).
+
+Memory locations hold copies: ``(copy C LOC)``, each with its place in the order remembered
+(``(cpos LOC C N)``, ``(ccount LOC N)``, ``(cdepth LOC C D)`` counted from the last one), up
+to :data:`MEMORY_CAP` copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from itertools import pairwise
+
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Variable
+from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.analysis.model import GameModel, Location
+from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.analysis.vocabulary import c, f, loc, num, nxt, rule, true
+
+#: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
+MEMORY_CAP = 16
+
+
+def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],
+                  bulk_edges: list[tuple[set[Location], set[Location]]]) -> tuple[set[Location], set[Location]]:
+    """Ordered locations (their top is read) and heap-capable ones (shuffled, or filled in bulk
+    from a heap-capable one)."""
+    ordered = set(tops)
+    heapy = {loc for loc in shuffled if loc in ordered}
+    changed = True
+    while changed:
+        changed = False
+        for sources, targets in bulk_edges:
+            if sources & (heapy | shuffled):
+                for target in targets & ordered:
+                    if target not in heapy:
+                        heapy.add(target)
+                        changed = True
+    return ordered, heapy
+
+
+def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
+                    ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset()) -> None:
+    """The card fluents' initial values, their frame and update rules."""
+    C, L, F, T, X, S = (Variable(n) for n in ("c", "l", "f", "t", "x", "s"))
+    with book.group("the cards as created: where each is, and the top of ordered piles"):
+        for card in model.cards:
+            book.add(rule(f("init", f("at", c(card.id), loc(card.home)))))
+        for place in sorted(ordered):
+            made = model.cards_at_start(place)
+            if made:
+                book.add(rule(f("init", f("ontop", loc(place), c(made[-1].id)))))
+            if len(made) > 1:
+                book.add(rule(f("init", f("lost", loc(place)))))
+    with book.group("static facts: cards, their attributes, locations and their owners"):
+        for card in model.cards:
+            book.add(rule(f("card", c(card.id))))
+            for key, value in card.attrs:
+                from translators.recycle.analysis.vocabulary import name
+
+                book.add(rule(f("attr", c(card.id), name(key), name(value))))
+        for place in model.locations:
+            if place.owner_kind == "player":
+                book.add(rule(f("locowner", loc(place), c(place.owner))))
+        for place in sorted(ordered):
+            book.add(rule(f("ordered", loc(place))))
+        for place in sorted(heapy):
+            book.add(rule(f("heapy", loc(place))))
+        for place in sorted(linked):
+            book.add(rule(f("linked", loc(place))))
+    with book.group("who owns a card: the player whose location holds it"):
+        book.add(rule(f("owns", C, X), true(f("at", C, L)), f("locowner", L, X)))
+    singles = [m for m in emitter.moves if m.kind == "single"]
+    bulks = [m for m in emitter.moves if m.kind == "bulk"]
+    copies = [m for m in emitter.moves if m.kind == "copy"]
+    with book.group("cards move: a moved card is where it goes, the others stay"):
+        for m in singles + bulks:
+            book.add(rule(f("moving", C), f(m.relation, C, F, T)))
+            book.add(rule(nxt(f("at", C, T)), f(m.relation, C, F, T)))
+        book.add(rule(nxt(f("at", C, L)), true(f("at", C, L)), Not(f("moving", C))))
+    if ordered:
+        with book.group("ordered locations: the known top card, heaps and lost order"):
+            book.add(rule(f("nonempty", L), f("ordered", L), true(f("at", C, L))))
+            book.add(rule(f("hasontop", L), true(f("ontop", L, C))))
+            book.add(rule(f("heaptop", L), f("heapy", L), f("nonempty", L), Not(f("hasontop", L)),
+                          Not(true(f("lost", L)))))
+            book.add(rule(f("lostread", L), f("nonempty", L), Not(f("hasontop", L)), true(f("lost", L))))
+            for m in singles:
+                book.add(rule(f("push", T, C), f(m.relation, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(m.relation, C, F, T), f("ordered", F)))
+            for m in bulks:
+                book.add(rule(f("bulkin", T), f(m.relation, C, F, T), f("ordered", T)))
+                book.add(rule(f("bulkfrom", F, T), f(m.relation, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(m.relation, C, F, T), f("ordered", F)))
+                if m.preserve:
+                    book.add(rule(nxt(f("ontop", T, X)), f(m.relation, C, F, T), f("ordered", T),
+                                  true(f("ontop", F, X))))
+            book.add(rule(f("pushed", L), f("push", L, C)))
+            book.add(rule(f("topleaves", L), f("leave", L, C), true(f("ontop", L, C))))
+            book.add(rule(f("reorder", L), f("bulkin", L)))
+            book.add(rule(f("reorder", L), f("shuffled", L)))
+            book.add(rule(nxt(f("ontop", L, C)), f("push", L, C)))
+            book.add(rule(nxt(f("ontop", L, C)), true(f("ontop", L, C)), Not(f("topleaves", L)),
+                          Not(f("pushed", L)), Not(f("reorder", L))))
+            book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L), Not(f("linked", L))))
+            book.add(rule(nxt(f("lost", L)), true(f("lost", L)), f("nonempty", L), Not(f("shuffled", L)),
+                          Not(f("bulkin", L))))
+            book.add(rule(nxt(f("lost", L)), f("bulkin", L), f("nonempty", L)))
+            book.add(rule(nxt(f("lost", L)), f("bulkfrom", F, L), Not(f("heaptop", F))))
+    if linked:
+        D = Variable("d")
+        with book.group("linked locations (their bottom card is read): each card knows the card under it"):
+            for place in sorted(linked):
+                made = model.cards_at_start(place)
+                for below, above in pairwise(made):
+                    book.add(rule(f("init", f("under", loc(place), c(above.id), c(below.id)))))
+            book.add(rule(f("hasunder", L, C), true(f("under", L, C, D))))
+            book.add(rule(f("bottomcard", L, C), f("linked", L), true(f("at", C, L)), Not(f("hasunder", L, C))))
+            book.add(rule(nxt(f("under", L, C, X)), f("push", L, C), f("linked", L), true(f("ontop", L, X))))
+            book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, C)), f("leave", L, C),
+                          true(f("under", L, C, D))))
+            book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, D)), Not(f("leave", L, X)),
+                          Not(f("leave", L, D))))
+            book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
+                          true(f("under", L, C, D)), Not(f("pushed", L))))
+    if copies or emitter.forgets:
+        N, M, Q = Variable("n"), Variable("m"), Variable("q")
+        with book.group("memory locations: copies of cards, each with its place in the order remembered"):
+            for place in model.locations:
+                if place.vis == "mem":
+                    book.add(rule(f("init", f("ccount", loc(place), num(0)))))
+            for k in range(MEMORY_CAP):
+                book.add(rule(f("nextcopy", num(k), num(k + 1))))
+            for m in copies:
+                book.add(rule(nxt(f("copy", C, T)), f(m.relation, C, F, T)))
+                book.add(rule(nxt(f("cpos", T, C, N)), f(m.relation, C, F, T), true(f("ccount", T, N))))
+                book.add(rule(nxt(f("ccount", T, M)), f(m.relation, C, F, T), true(f("ccount", T, N)),
+                              f("nextcopy", N, M)))
+                book.add(rule(f("copied", T), f(m.relation, C, F, T)))
+            for rel in emitter.forgets:
+                book.add(rule(f("forgot", L), f(rel, L)))
+                book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L)))
+            book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L))))
+            book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L))))
+            book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)),
+                          Not(f("copied", L))))
+            book.add(rule(f("ctop", L, C), f("cdepth", L, C, num(0))))
+            D = Variable("d")
+            book.add(rule(f("cdepth", L, C, D), true(f("ccount", L, N)), true(f("cpos", L, C, Q)),
+                          f("depthof", N, Q, D)))
+            for n in range(1, MEMORY_CAP + 1):
+                for q in range(n):
+                    book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
+            for m in copies:
+                book.add(rule(f("fails", c("memory")), f(m.relation, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+    del S
+    _ = Literal
+
+
+__all__ = ["emit_card_state", "order_classes"]

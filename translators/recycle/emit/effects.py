@@ -1,0 +1,434 @@
+"""The rules of effects: what each batch changes in the next state.
+
+Every effect of a batch compiles against the step's start state. Its rule body is the batch's
+activation (``(at_step B)``, or the decision for a choice's first batch), its guards and the
+bindings of its variables, then what it computes. A guard, a fork value or a card of a parallel
+``all`` that a later batch of the same block needs is kept in a temporary fluent (``flag``,
+``bound``, ``moved``) until then. Card moves become ``(mv_N CARD FROM TO)`` relations, from
+which :mod:`.cardstate` makes the card fluents and :mod:`.percepts` what each role sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Constant, Term, Variable
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.batches import Batch
+from translators.recycle.emit.expressions import StepCtl, positive_vars
+from translators.recycle.ir.nodes import Env, Sym
+from translators.recycle.ir.lower import deref
+from translators.recycle.analysis.model import Location
+from translators.recycle.syntax.nodes import CardAt, CardLocation, IntStorage, Node, Var
+from translators.recycle.analysis.places import concrete
+from translators.recycle.rulebook.book import describe
+from translators.recycle.translation_error import TranslationError
+from translators.recycle.analysis.vocabulary import c, does, f, name, num, nxt, rule, true
+
+if TYPE_CHECKING:
+    from translators.recycle.emit.assembly import Compiler
+
+RANDOM = Constant("random")
+
+
+@dataclass
+class Moves:
+    """A card-moving effect's relation and what it is."""
+
+    relation: str
+    kind: str  # "single" | "bulk" | "copy"
+    effect: ir.Effect
+    batch: Batch
+    index: int
+    preserve: bool = False
+    targets: list[Location] = field(default_factory=list)
+    sources: list[Location] = field(default_factory=list)
+
+
+@dataclass
+class Temp:
+    """A value kept from one batch to later ones of the same block."""
+
+    fluent: Any
+    anchor: str
+    readers: set[str] = field(default_factory=set)
+
+
+class EffectEmitter:
+    """Emits the rules of every batch (mixed with the compiler by the translator)."""
+
+    def __init__(self, comp: Compiler, batch_of: dict[int, str], batch_order: dict[str, tuple[str, int]],
+                 option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]], choose_arity: int):
+        self.comp = comp
+        self.book = comp.book
+        self.model = comp.model
+        self.batch_of = batch_of
+        self.batch_order = batch_order
+        self.option_first = option_first
+        self.choose_arity = choose_arity
+        self.moves: list[Moves] = []
+        self.temps: dict[Any, Temp] = {}
+        self.writes: list[tuple[str, str, list[Literal], Any]] = []
+        self.cycle_sets: list[tuple[str, Any, list[Literal], Term]] = []
+        self.shuffles: list[tuple[Term, list[Literal]]] = []
+        self.failures: list[tuple[str, list[Literal]]] = []
+        self.percept_writes: list[tuple[Term, list[Literal]]] = []
+        self.picks: dict[int, str] = {}
+        self.forgets: list[str] = []
+
+    # -- activation and scope -----------------------------------------------------------------
+
+    def choose_term(self, option: ir.Option) -> Term:
+        """The move ``(choose K f1 ... nil)`` with the option's fork variables."""
+        args: list[Term] = [num(option.index)] + [s.var for s in option.forks]
+        args += [c("nil")] * (self.choose_arity - len(option.forks))
+        return f("choose", *args) if len(args) > 1 else f("choose", num(option.index))
+
+    def activation(self, batch: Batch) -> list[Literal]:
+        """Literals holding in the step that runs ``batch``.
+
+        The sorts of the fork variables are redundant with ``does`` in play, but keep a move
+        ``(choose K X)`` of one choice from lending its ``X`` to another's effects in the
+        reasoner's relaxed reachability (negation dropped), which sizes the ground network.
+        """
+        first = self.option_first.get(batch.id)
+        if first is None:
+            return [f("at_step", c(batch.id))]
+        choice, option = first
+        stage = choice.env.player_stage().id
+        player = Variable(f"seat_{stage}")
+        sorts = [self.comp.sort_literal(sym.var, sym.sort) for sym in option.forks]
+        return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option)), *sorts]
+
+    def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None) -> list[Literal]:
+        """Guards and variable bindings an effect runs under (temps for earlier batches)."""
+        lits: list[Literal] = []
+        guards = effect.guards if upto is None else effect.guards[:upto]
+        for guard in guards:
+            anchor = self.batch_of.get(guard.anchor)
+            if anchor == batch.id:
+                lits += self.comp.cond(guard.cond, guard.env, ctl)
+            else:
+                lits.append(true(f("flag", c(f"g{guard.id}"))))
+                self.need(("flag", guard.id), f("flag", c(f"g{guard.id}")), anchor or batch.id, batch.id)
+        for sym in effect.env.syms():
+            lits += self.sym_scope(sym, batch, ctl)
+        return lits
+
+    def sym_scope(self, sym: Sym, batch: Batch, ctl: StepCtl) -> list[Literal]:
+        """What binds a variable in this batch."""
+        domain = sym.domain
+        if domain is None:
+            return []
+        if domain.anchor.startswith("k"):
+            first = self.option_first.get(batch.id)
+            if first is not None and first[0].id == domain.anchor:
+                return []
+            fluent = f("bound", c(sym.var.name), sym.var)
+            self.need(("bound", sym.var.name), fluent, self.fork_anchor(domain.anchor, batch), batch.id)
+            return [true(fluent)]
+        anchor = self.batch_of.get(int(domain.anchor))
+        if anchor is None or anchor == batch.id:
+            return self.comp.member(domain.collection, domain.env, ctl, sym.var)
+        fluent = f("bound", c(sym.var.name), sym.var)
+        self.need(("bound", sym.var.name), fluent, anchor, batch.id, (domain, sym))
+        return [true(fluent)]
+
+    def fork_anchor(self, choice: str, batch: Batch) -> str:
+        """The first batch (the decision step) of the option ``batch`` belongs to."""
+        block, _ = self.batch_order[batch.id]
+        return f"{block}_1"
+
+    def need(self, key: Any, fluent: Any, anchor: str, reader: str, extra: Any = None) -> None:
+        """Record that a temporary fluent is read by a later batch."""
+        temp = self.temps.setdefault(key, Temp(fluent, anchor))
+        temp.readers.add(reader)
+        if extra is not None:
+            temp.extra = extra  # type: ignore[attr-defined]
+
+    # -- batches ----------------------------------------------------------------------------------
+
+    def batch(self, batch: Batch) -> None:
+        """Emit the rules of every effect of a batch (in reverse order: a value set twice in one
+        step keeps the later write, so each write needs to know whether a later one happens)."""
+        ctl = StepCtl(batch.id, chance=True)
+        act = self.activation(batch)
+        self.later_writes: dict[tuple[str, str], list[str]] = {}
+        groups: dict[tuple[str, str], list[int]] = {}
+        for index, effect in enumerate(batch.effects):
+            if isinstance(effect, ir.SetInt) and effect.op != "set" and not self.comp.wide.is_wide(
+                    self.comp.family(effect.cell, effect.env)):
+                groups.setdefault(self.comp.family(effect.cell, effect.env), []).append(index)
+        merged = {i for members in groups.values() if len(members) > 1 for i in members}
+        for family, members in groups.items():
+            if len(members) > 1:
+                self.additive(family, [(i, batch.effects[i]) for i in members], batch, act, ctl)
+        for index in range(len(batch.effects) - 1, -1, -1):
+            if index in merged:
+                continue
+            effect = batch.effects[index]
+            self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+            with self.book.group(f"{describe(effect.node)} (step {batch.id})", effect.node):
+                base = act + self.scope(effect, batch, ctl)
+                self.effect(effect, batch, index, base, ctl)
+        self.comp.current_guards = []
+
+    def overwrite(self, kind: str, label: str, head: Any, body: list[Literal]) -> None:
+        """A whole-value write (``stoset``, ``strset``...): unless a later write of the same step
+        writes the same cell; then record this write for the earlier ones."""
+        owner, cell = head.args[0], head.args[1]
+        later = [f(rel, owner, cell) for rel in self.later_writes.get((kind, label), [])]
+        self.book.add(rule(head, body + [Not(x) for x in later]))
+        rel = self.book.name("writes")
+        self.book.add(rule(f(rel, owner, cell), body))
+        self.later_writes.setdefault((kind, label), []).append(rel)
+
+    def effect(self, effect: ir.Effect, batch: Batch, index: int, base: list[Literal], ctl: StepCtl) -> None:
+        """One effect's rules."""
+        comp = self.comp
+        env = effect.env
+        if isinstance(effect, ir.MoveCard):
+            card_lits, card = comp.card(effect.card, env, ctl)
+            to_lits, to = comp.loc_term(effect.target, env, ctl)
+            src_lits, src = self.source(effect.card, env, ctl)
+            body = base + card_lits + src_lits + [true(f("at", card, src))] + to_lits
+            self.move_relation("single", effect, batch, index, [card, src, to], body)
+        elif isinstance(effect, ir.BulkMove):
+            card = comp.fresh("c")
+            members = comp.member(effect.source, env, ctl, card)
+            to_lits, to = comp.loc_term(effect.target, env, ctl)
+            src = Variable("from")
+            body = base + members + [true(f("at", card, src))] + to_lits
+            self.move_relation("bulk", effect, batch, index, [card, src, to], body, preserve=effect.end == "bottom")
+        elif isinstance(effect, ir.Remember):
+            card_lits, card = comp.card(effect.card, env, ctl)
+            to_lits, to = comp.loc_term(effect.target, env, ctl)
+            self.move_relation("copy", effect, batch, index, [card, c("nowhere"), to], base + card_lits + to_lits)
+        elif isinstance(effect, ir.ForgetAll):
+            lits, loc = comp.loc_term(effect.target, env, ctl)
+            rel = self.book.name("forget", effect.node)
+            self.book.add(rule(f(rel, loc), base + lits))
+            self.forgets.append(rel)
+        elif isinstance(effect, ir.Shuffle):
+            lits, loc = comp.loc_term(effect.target, env, ctl)
+            self.shuffles.append((loc, base + lits))
+            self.book.add(rule(f("shuffled", loc), base + lits))
+        elif isinstance(effect, ir.SetInt):
+            self.set_int(effect, base, ctl)
+        elif isinstance(effect, ir.SetStr):
+            owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)
+            value_lits, value = comp.str_total(effect.value, env, ctl)
+            cell = comp.storage_name(effect.cell.name, env)
+            self.overwrite("str", cell.name, f("strset", owner, cell, value), base + owner_lits + value_lits)
+        elif isinstance(effect, ir.SetPointMap):
+            node = effect.node
+            kind, label = comp.map_key(node.target, env)  # type: ignore[attr-defined]
+            if comp.is_static((kind, label)):
+                return
+            lits, values = comp.site_values(effect, ctl)
+            site = f(f"site{effect.id}", *values) if values else c(f"site{effect.id}")
+            self.overwrite("pmap", label, f("pmapset", c(kind), name(label), site), base + lits)
+            comp.points_relation((kind, label))
+        elif isinstance(effect, ir.CycleSet):
+            self.cycle(effect, base, ctl)
+        elif isinstance(effect, ir.PickCard):
+            card_lits, card = comp.card(effect.card, env, ctl)
+            rel = self.book.name("pick", effect.node)
+            self.book.add(rule(f(rel, card), base + card_lits))
+            self.picks[effect.id] = rel
+        else:
+            raise TranslationError(effect.node, f"cannot translate {type(effect).__name__}")
+
+    def source(self, card: Any, env: Env, ctl: StepCtl) -> tuple[list[Literal], Term]:
+        """Where a moved card comes from: a location term when the expression tells, else a
+        variable bound by the card's ``at`` fluent."""
+        real, real_env = deref(card, env)
+        coll: tuple[Node, Env] | None = None
+        if isinstance(real, CardAt):
+            coll = (real.cards, real_env)
+        elif isinstance(real, Var):
+            binding = real_env.get(real.name)
+            if isinstance(binding, Sym) and binding.domain is not None:
+                coll = (binding.domain.collection, binding.domain.env)
+        while coll is not None:
+            node, node_env = deref(*coll)
+            if isinstance(node, CardLocation):
+                return self.comp.loc_term(node, node_env, ctl)
+            from translators.recycle.syntax.nodes import Filter
+
+            coll = (node.collection, node_env) if isinstance(node, Filter) else None
+        return [], Variable("from")
+
+    def move_relation(self, kind: str, effect: ir.Effect, batch: Batch, index: int, head: list[Term],
+                      body: list[Literal], preserve: bool = False) -> None:
+        """Define ``(mv_N CARD FROM TO)`` for a moving effect."""
+        rel = self.book.name("mv", effect.node)
+        bound = positive_vars(body)
+        extra = [self.comp.sort_literal(v, "card") for v in head[:1] if isinstance(v, Variable) and v not in bound]
+        self.book.add(rule(f(rel, *head), body + extra))
+        targets = concrete(effect.target, effect.env, self.model)  # type: ignore[attr-defined]
+        self.moves.append(Moves(rel, kind, effect, batch, index, preserve, targets))
+
+    def set_int(self, effect: ir.SetInt, base: list[Literal], ctl: StepCtl) -> None:
+        """``set``/``inc``/``dec`` of an integer cell, with the overflow check."""
+        comp = self.comp
+        env = effect.env
+        cell = effect.cell
+        assert isinstance(cell, IntStorage)
+        owner_lits, owner = comp.owner(cell.owner, env, ctl)
+        label = comp.storage_name(cell.name, env)
+        key = comp.family(cell, env)
+        cell_range = comp.ranges.cell(*key)
+        if comp.wide.is_wide(key):
+            self.set_wide(effect, base + owner_lits, owner, key, ctl)
+            return
+        value_lits, value = comp.int_(effect.value, env, ctl)
+        if effect.op == "set":
+            self.overwrite("sto", label.name, f("stoset", owner, label, value), base + owner_lits + value_lits)
+            return
+        old, new = comp.fresh("n"), comp.fresh("n")
+        op = "+" if effect.op == "inc" else "-"
+        current: list[Literal] = [true(f("sto", owner, label, old))]
+        if isinstance(value, Variable):
+            delta = comp.interval(effect.value, env)
+            table = comp.tables.binary(op, cell_range, delta, cell_range)
+            ok = comp.tables.defined(op, cell_range, delta, cell_range)
+            step: list[Literal] | None = [f(table, old, value, new)] if table else None
+            check: list[Literal] = [Not(f(ok, old, value))] if ok else []
+        else:
+            table = comp.tables.shift(op, int(value.name), cell_range, cell_range)
+            step = [f(table, old, new)] if table else None
+            ok = table
+            check = [Not(f("has_" + table, old))] if table else []
+            if table:
+                self.domain_of_shift(table, cell_range, op, int(value.name))
+        if step is None:
+            self.failures.append(("overflow", base + owner_lits + value_lits + current))
+            return
+        self.book.add(rule(f("stoset", owner, label, new), base + owner_lits + value_lits + current + step))
+        self.failures.append(("overflow", base + owner_lits + value_lits + current + check))
+        del ok
+
+    def additive(self, family: tuple[str, str], members: list[tuple[int, ir.Effect]], batch: Batch,
+                 act: list[Literal], ctl: StepCtl) -> None:
+        """Several ``inc``/``dec`` of one (narrow) cell family in one step: they run one after
+        the other, as in the engine, each through the cell's own table (range x delta rows, as
+        for a single increment), and the cell is written once with the last value."""
+        comp = self.comp
+        label = name(family[1])
+        rel = self.book.name("adds")
+        cell_range = comp.ranges.cell(*family)
+        o, d, s1, s2 = Variable("o"), Variable("d"), Variable("s1"), Variable("s2")
+        with self.book.group(f"the increments of ({family[0]} sto {family[1]}) in step {batch.id}, in order"):
+            for k, (_, effect) in enumerate(members, start=1):
+                assert isinstance(effect, ir.SetInt)
+                env = effect.env
+                self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+                base = act + self.scope(effect, batch, ctl)
+                owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)
+                value_lits, value = comp.int_(effect.value, env, ctl)
+                span = comp.interval(effect.value, env)
+                op = "+" if effect.op == "inc" else "-"
+                table = comp.tables.binary(op, cell_range, span, cell_range)
+                ok = comp.tables.defined(op, cell_range, span, cell_range)
+                self.book.add(rule(f(f"{rel}_d{k}", owner, value), base + owner_lits + value_lits))
+                self.book.add(rule(f(f"{rel}_has{k}", o), f(f"{rel}_d{k}", o, d)))
+                self.book.add(rule(f(f"{rel}_touched", o), f(f"{rel}_d{k}", o, d)))
+                before: list[Literal] = [f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d)]
+                if table:
+                    self.book.add(rule(f(f"{rel}_s{k}", o, s2), before + [f(table, s1, d, s2)]))
+                self.book.add(rule(f(f"{rel}_s{k}", o, s1), f(f"{rel}_s{k - 1}", o, s1), Not(f(f"{rel}_has{k}", o))))
+                self.failures.append(("overflow", before + ([Not(f(ok, s1, d))] if ok else [])))
+            self.comp.current_guards = []
+            self.book.add(rule(f(f"{rel}_s0", o, s1), f(f"{rel}_touched", o), true(f("sto", o, label, s1))))
+            self.book.add(rule(f("stoset", o, label, s1), f(f"{rel}_s{len(members)}", o, s1)))
+
+    def set_wide(self, effect: ir.SetInt, base: list[Literal], owner: Term, family: tuple[str, str], ctl: StepCtl) -> None:
+        """A write of a wide (decimal) cell."""
+        comp = self.comp
+        wide = comp.wide
+        env = effect.env
+        if effect.op == "set":
+            value_lits, value = comp.int_(effect.value, env, ctl)
+            self.failures += wide.set(base, owner, family, value_lits, value, comp.fresh)
+            return
+        real, real_env = deref(effect.value, env)
+        wide_delta = None
+        if isinstance(real, IntStorage) and wide.is_wide(comp.family(real, real_env)):
+            other = comp.family(real, real_env)
+            if wide.k[other] == wide.k[family]:
+                lits, other_owner = comp.owner(real.owner, real_env, ctl)
+                self.failures += wide.add(base + lits, owner, family, ([], other_owner), (0, 0),
+                                          effect.op == "dec", comp.fresh, (other_owner, other))
+                return
+        value_lits, value = comp.int_(effect.value, env, ctl)
+        span = comp.interval(effect.value, env)
+        self.failures += wide.add(base, owner, family, (value_lits, value), span, effect.op == "dec", comp.fresh)
+        del wide_delta
+
+    def domain_of_shift(self, table: str, cell_range: tuple[int, int], op: str, k: int) -> None:
+        """``(has_TABLE x)`` for the x a shift table has a row for."""
+        memo = ("has", table)
+        if memo in self.book.memo:
+            return
+        self.book.memo[memo] = True
+        from translators.recycle.emit.arith import apply
+
+        with self.book.group(f"table: x {op} {k} is in range"):
+            for x in range(cell_range[0], cell_range[1] + 1):
+                z = apply(op, x, k)
+                if z is not None and cell_range[0] <= z <= cell_range[1]:
+                    self.book.add(rule(f("has_" + table, num(x))))
+
+    def cycle(self, effect: ir.CycleSet, base: list[Literal], ctl: StepCtl) -> None:
+        """``(cycle next|current X)``."""
+        comp = self.comp
+        stage = effect.stage.id
+        target = effect.target
+        if isinstance(target, str):
+            from translators.recycle.syntax.nodes import RelativePlayer
+
+            lits, player = comp.player(RelativePlayer(target), effect.env, ctl)
+        else:
+            real, real_env = deref(target, effect.env)
+
+            lits, player = comp.player(real, real_env, ctl)
+        head = "queueset" if effect.which == "next" else "seatset"
+        self.overwrite(head, stage, f(head, c(stage), player), base + lits)
+
+    # -- temporaries ----------------------------------------------------------------------------
+
+    def emit_temps(self, batches: dict[str, Batch], blocks: dict[str, list[Batch]]) -> None:
+        """Writers and keepers of temporary fluents."""
+        for key, temp in self.temps.items():
+            anchor = temp.anchor
+            kind = key[0]
+            with self.book.group(f"keep {kind} {key[1]} from step {anchor} for {sorted(temp.readers)}"):
+                if kind == "flag":
+                    guard = self.comp.program.guards[key[1]]
+                    effect = self.comp.program.effects[guard.anchor]
+                    batch = batches[anchor]
+                    position = list(effect.guards).index(guard) + 1
+                    lits = self.activation(batch) + self.scope(effect, batch, StepCtl(anchor, chance=False), upto=position)
+                    self.book.add(rule(nxt(temp.fluent), lits))
+                elif kind == "bound":
+                    batch = batches[anchor]
+                    extra = getattr(temp, "extra", None)
+                    lits = self.activation(batch)
+                    if extra is not None:
+                        domain, sym = extra
+                        lits = lits + self.comp.member(domain.collection, domain.env, StepCtl(anchor), sym.var)
+                    self.book.add(rule(nxt(temp.fluent), lits))
+                elif kind == "moved":
+                    self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1], Variable("f"), Variable("t"))]))
+                elif kind == "picked":
+                    self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1])]))
+                block, start = self.batch_order[anchor]
+                last = max(self.batch_order[r][1] for r in temp.readers)
+                for batch in blocks[block][start + 1: last]:
+                    self.book.add(rule(nxt(temp.fluent), [true(temp.fluent), f("at_step", c(batch.id))]))
+
+
+__all__ = ["EffectEmitter", "Moves", "Temp"]

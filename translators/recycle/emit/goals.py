@@ -1,0 +1,171 @@
+"""Scores and goals: the scoring rule ranks the players.
+
+Each seat's score is the scoring expression evaluated with that seat as ``(current player)``;
+``(score ROLE N)`` gives it (a plain relation, for analysis). Players are ranked by it (highest
+first for ``max``, lowest for ``min``); a player's goal is 100 x (players ranked below + half
+the players tied with it) / (players - 1), rounded to the nearest integer (halves up). A game
+that failed (500 choices, a choice with no option, a control loop, a value out of range...)
+is a draw: every player gets 50.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ggp.gdl.rules import Not
+from ggp.gdl.terms import Variable
+from translators.recycle.emit.expressions import CoreCompiler, FixedSeatCtl
+from translators.recycle.ir.nodes import Env
+from translators.recycle.syntax.nodes import IntStorage
+from translators.recycle.rulebook.book import describe
+from translators.recycle.analysis.vocabulary import c, f, num, rule
+
+
+def goal_value(below: int, tied: int, players: int) -> int:
+    """100 x (below + tied/2) / (players - 1), rounded half up (100 for a lone player)."""
+    if players < 2:
+        return 100
+    value = Fraction(100) * (Fraction(below) + Fraction(tied, 2)) / (players - 1)
+    return int(value + Fraction(1, 2))
+
+
+def emit_goals(comp: CoreCompiler, env: Env) -> None:
+    """``score``, the ranking and ``goal`` rules."""
+
+    comp_ = comp
+    model = comp_.model
+    book = comp_.book
+    scoring = model.game.scoring
+    n = model.players
+    low, high = comp_.interval(scoring.value, env)
+    from translators.recycle.ir.lower import deref
+    from translators.recycle.syntax.nodes import RelativePlayer, TeamOf
+
+    real, real_env = deref(scoring.value, env)
+    family = comp_.family(real, real_env) if isinstance(real, IntStorage) else None
+    direct = (family is not None and comp_.wide.is_wide(family)
+              and isinstance(real.owner, (RelativePlayer, TeamOf)))
+    if not direct:
+        with book.group(f"scores: {describe(scoring)}", scoring):
+            for seat in range(n):
+                lits, value = comp_.int_(scoring.value, env, FixedSeatCtl(seat, n))
+                book.add(rule(f("score", c(f"player{seat}"), value), lits))
+    if direct:
+        assert family is not None  # direct reads a wide family
+        _wide_ranking(comp_, real, real_env, family, scoring.order)
+    elif high - low + 1 <= 200:
+        _unary_ranking(book, n, low, high, scoring.order)
+    else:
+        _digit_ranking(book, n, low, high, scoring.order)
+    with book.group("goals: 100 x (players below + half the players tied) / (players - 1)"):
+        book.add(rule(c("normal_end"), f("at_step", c("end")), Not(c("has_failed"))))
+        for seat in range(n):
+            others = [j for j in range(n) if j != seat]
+            prefix = f"rank_{seat}"
+            B, T, B2, T2 = Variable("b"), Variable("t"), Variable("b2"), Variable("t2")
+            book.add(rule(f(f"{prefix}_0", num(0), num(0))))
+            for k, j in enumerate(others, start=1):
+                before = f(f"{prefix}_{k - 1}", B, T)
+                book.add(rule(f(f"{prefix}_{k}", B2, T), before, c(f"beats_{seat}_{j}"), f("succ", B, B2)))
+                book.add(rule(f(f"{prefix}_{k}", B, T2), before, c(f"tie_{seat}_{j}"), f("succ", T, T2)))
+                book.add(rule(f(f"{prefix}_{k}", B, T), before, Not(c(f"beats_{seat}_{j}")),
+                              Not(c(f"tie_{seat}_{j}"))))
+            final = f"{prefix}_{len(others)}"
+            G = Variable("g")
+            book.add(rule(f("goal", c(f"player{seat}"), G), c("normal_end"), f(final, B, T), f("goalvalue", B, T, G)))
+            book.add(rule(f("goal", c(f"player{seat}"), num(50)), Not(c("normal_end"))))
+        for b in range(n):
+            for t in range(n - b):
+                book.add(rule(f("goalvalue", num(b), num(t), num(goal_value(b, t, n)))))
+        for k in range(n + 1):
+            book.add(rule(f("succ", num(k), num(k + 1))))
+
+
+def _unary_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
+    """beats/ties with chains "score is at least v" (small ranges)."""
+    better = ">" if order == "max" else "<"
+    with book.group(f"ranking ({order} is best): at least, beats, ties"):
+        for seat in range(n):
+            role = c(f"player{seat}")
+            for v in range(low, high + 1):
+                atom = c(f"reach_{seat}_{_n(v)}")
+                book.add(rule(atom, f("score", role, num(v))))
+                step = v - 1 if better == ">" else v + 1
+                if low <= step <= high:
+                    book.add(rule(c(f"reach_{seat}_{_n(step)}"), atom))
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                A = Variable("a")
+                book.add(rule(c(f"tie_{i}_{j}"), f("score", c(f"player{i}"), A), f("score", c(f"player{j}"), A)))
+                for v in range(low, high + 1):
+                    beyond = v + 1 if better == ">" else v - 1
+                    if low <= beyond <= high:
+                        book.add(rule(c(f"beats_{i}_{j}"), f("score", c(f"player{j}"), num(v)),
+                                      c(f"reach_{i}_{_n(beyond)}")))
+
+
+def _wide_ranking(comp: CoreCompiler, node: IntStorage, env: Env, family: tuple[str, str], order: str) -> None:
+    """The scoring reads a wide cell: compare its stored digits directly."""
+    book = comp.book
+    n = comp.model.players
+    k = comp.wide.k[family]
+    D = Variable("d")
+    with book.group("each player's score, in the decimal digits of a wide cell (scoredigit ROLE POS DIGIT): "
+                    f"the score is the number they spell minus {5 * 10 ** (k - 1)}"):
+        for seat in range(n):
+            lits, owner = comp.owner(node.owner, env, FixedSeatCtl(seat, n))
+            for i in range(k):
+                book.add(rule(f("sdigit", c(f"player{seat}"), num(i), D),
+                              lits + [f("true", f("wsto", owner, comp.storage_name(node.name, env), num(i), D))]))
+                book.add(rule(f("scoredigit", c(f"player{seat}"), num(i), D), [f("sdigit", c(f"player{seat}"), num(i), D)]))
+    _lexicographic(book, n, k, order)
+
+
+def _lexicographic(book: Any, n: int, k: int, order: str) -> None:
+    """beats/ties from ``(sdigit ROLE POS DIGIT)``, most significant digit first."""
+    D, A, B = Variable("d"), Variable("a"), Variable("b")
+    with book.group(f"ranking ({order} is best) by the scores' decimal digits"):
+        for a in range(10):
+            for b in range(10):
+                if (a > b) if order == "max" else (a < b):
+                    book.add(rule(f("digitbetter", num(a), num(b))))
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                pi, pj = c(f"player{i}"), c(f"player{j}")
+                above = f"same_{i}_{j}"
+                book.add(rule(c(f"{above}_{k}"), f("sdigit", pi, num(0), D)))
+                for pos in range(k - 1, -1, -1):
+                    book.add(rule(c(f"{above}_{pos}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), D),
+                                  f("sdigit", pj, num(pos), D)))
+                    book.add(rule(c(f"beats_{i}_{j}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), A),
+                                  f("sdigit", pj, num(pos), B), f("digitbetter", A, B)))
+                book.add(rule(c(f"tie_{i}_{j}"), c(f"{above}_0")))
+
+
+def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
+    """beats/ties comparing the scores' decimal digits from the most significant (wide ranges)."""
+    from translators.recycle.emit.wide import digits_for, encode
+
+    k = digits_for((low, high))
+    V = Variable("v")
+    ds = [Variable(f"d{i}") for i in range(k)]
+    with book.group("each player's score in decimal digits"):
+        for v in range(low, high + 1):
+            book.add(rule(f("scoredigits", num(v), *[num(x) for x in encode(v, k)])))
+        for seat in range(n):
+            role = c(f"player{seat}")
+            for i in range(k):
+                book.add(rule(f("sdigit", role, num(i), ds[i]), f("score", role, V), f("scoredigits", V, *ds)))
+    _lexicographic(book, n, k, order)
+
+
+def _n(value: int) -> str:
+    return f"m{-value}" if value < 0 else str(value)
+
+
+__all__ = ["emit_goals", "goal_value"]

@@ -1,0 +1,186 @@
+"""Wide integers: storage cells whose updates would need huge unary tables, kept in decimal.
+
+Most integers are single constants (``(sto OWNER NAME 7)``) updated through tables. A cell
+family whose range is large *and* that is incremented by a value of large range (a score
+increased by the points of a trick, the gift of Comet) would need a table of range x range
+rows; such a family is kept as ``K`` decimal digits, ``(wsto OWNER NAME POS DIGIT)``, of the
+value plus an offset ``5 x 10^(K-1)`` (so negative values are digits too, and the digits order
+like the values). An increment is a ripple-carry adder (one small table, ``dadd``, of 200 rows),
+the delta in ten's complement (for a unary delta, one table row per value); a read converts the
+digits back to one integer constant with a table of one row per value of the cell's range.
+A ``set`` whose value leaves the cell's range, or an addition whose result leaves the range of
+its digits, ends the game with ``(failed overflow)``.
+"""
+
+from __future__ import annotations
+
+from ggp.gdl.rules import Distinct, Literal, Not
+from ggp.gdl.terms import Term, Variable
+from translators.recycle.emit.arith import Interval
+from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.analysis.vocabulary import Fresh, c, f, num, rule, true
+
+
+def digits_for(span: Interval) -> int:
+    """How many decimal digits a family needs (values within +-5 x 10^(K-1))."""
+    top = max(abs(span[0]), abs(span[1]), 1)
+    k = 1
+    while 5 * 10 ** (k - 1) <= top:
+        k += 1
+    return k
+
+
+def encode(value: int, k: int) -> list[int]:
+    """The digits (least significant first) of ``value`` plus the offset."""
+    stored = value + 5 * 10 ** (k - 1)
+    return [(stored // 10**i) % 10 for i in range(k)]
+
+
+def complement(value: int, k: int) -> list[int]:
+    """The digits (least significant first) of ``value`` in ten's complement."""
+    stored = value % 10**k
+    return [(stored // 10**i) % 10 for i in range(k)]
+
+
+class Wide:
+    """Tables and rules for the wide cell families of one game."""
+
+    def __init__(self, book: RuleBook, families: dict[tuple[str, str], Interval]):
+        self.book = book
+        self.families = families
+        self.k = {fam: digits_for(span) for fam, span in families.items()}
+
+    def is_wide(self, family: tuple[str, str]) -> bool:
+        """Whether a family is kept in digits."""
+        return family in self.families
+
+    def dadd(self) -> str:
+        """``(dadd A B CIN SUM COUT)``: one decimal digit of an addition."""
+        if ("dadd",) not in self.book.memo:
+            self.book.memo[("dadd",)] = True
+            with self.book.group("table: one decimal digit of an addition (a + b + carry)"):
+                for a in range(10):
+                    for b in range(10):
+                        for cin in (0, 1):
+                            total = a + b + cin
+                            self.book.add(rule(f("dadd", num(a), num(b), num(cin), num(total % 10), num(total // 10))))
+        return "dadd"
+
+    def value_table(self, family: tuple[str, str]) -> str:
+        """``(wval_F V D0 D1 ...)``: a value of the family's range and its stored digits."""
+        key = ("wval", family)
+        if key not in self.book.memo:
+            rel = self.book.name("wval")
+            self.book.memo[key] = rel
+            k = self.k[family]
+            low, high = self.families[family]
+            with self.book.group(f"table: the decimal digits of ({family[0]} sto {family[1]}) values"):
+                for v in range(low, high + 1):
+                    self.book.add(rule(f(rel, num(v), *[num(d) for d in encode(v, k)])))
+        table: str = self.book.memo[key]
+        return table
+
+    def delta_table(self, span: Interval, k: int, negate: bool) -> str:
+        """``(wdelta_N V CARRY D0 D1 ...)``: a delta (negated for ``dec``) in ten's complement,
+        with the final carry an addition of it must produce (1 for a negative delta)."""
+        key = ("wdelta", span, k, negate)
+        if key not in self.book.memo:
+            rel = self.book.name("wdelta")
+            self.book.memo[key] = rel
+            with self.book.group(f"table: deltas {span} in ten's complement{' (negated)' if negate else ''}"):
+                for v in range(span[0], span[1] + 1):
+                    d = -v if negate else v
+                    self.book.add(rule(f(rel, num(v), num(1 if d < 0 else 0), *[num(x) for x in complement(d, k)])))
+        table: str = self.book.memo[key]
+        return table
+
+    def init(self, family: tuple[str, str], owner: str) -> None:
+        """Initial digits (value 0)."""
+        for pos, digit in enumerate(encode(0, self.k[family])):
+            self.book.add(rule(f("init", f("wsto", c(owner), _name(family), num(pos), num(digit)))))
+
+    def read(self, owner: Term, family: tuple[str, str], fresh: Fresh) -> tuple[list[Literal], Term]:
+        """A wide cell read as one integer constant."""
+        k = self.k[family]
+        v = fresh("n")
+        ds = [fresh("d") for _ in range(k)]
+        lits: list[Literal] = [f(self.value_table(family), v, *ds)]
+        lits += [true(f("wsto", owner, _name(family), num(i), ds[i])) for i in range(k)]
+        return lits, v
+
+    def set(self, base: list[Literal], owner: Term, family: tuple[str, str], value_lits: list[Literal],
+            value: Term, fresh: Fresh) -> list[tuple[str, list[Literal]]]:
+        """Rules writing a unary value into a wide cell; returns overflow conditions."""
+        k = self.k[family]
+        ds = [fresh("d") for _ in range(k)]
+        table = self.value_table(family)
+        conv = f(table, value, *ds)
+        for i in range(k):
+            self.book.add(rule(f("wstoset", owner, _name(family), num(i), ds[i]), base + value_lits + [conv]))
+        fits = self.book.name("wfits")
+        self.book.add(rule(f(fits, value) if isinstance(value, Variable) else c(fits), base + value_lits + [conv]))
+        check = Not(f(fits, value)) if isinstance(value, Variable) else Not(c(fits))
+        return [("overflow", base + value_lits + [check])]
+
+    def add(self, base: list[Literal], owner: Term, family: tuple[str, str], delta: tuple[list[Literal], Term],
+            span: Interval, negate: bool, fresh: Fresh, wide_delta: tuple[Term, tuple[str, str]] | None = None) -> list[tuple[str, list[Literal]]]:
+        """An ``inc``/``dec``: a ripple-carry adder over the digits; returns overflow conditions."""
+        k = self.k[family]
+        label = _name(family)
+        dadd = self.dadd()
+        rel = self.book.name("wadd")
+        o = Variable("o")
+        a, b, ci, s, co = (Variable(x) for x in ("a", "b", "ci", "s", "co"))
+        value_lits, value = delta
+        ds = [fresh("d") for _ in range(k)]
+        expect = fresh("x")
+        if wide_delta is None:
+            table = self.delta_table(span, k, negate)
+            conv: list[Literal] = [f(table, value, expect, *ds)]
+            init_carry = num(0)
+        else:
+            other_owner, other = wide_delta
+            if self.k[other] != k:
+                raise ValueError("wide additions need equal widths")
+            conv = [true(f("wsto", other_owner, _name(other), num(i), ds[i])) for i in range(k)]
+            top = ds[-1]
+            flip = self.book.name("wflip")
+            with self.book.group("table: offset digit to ten's complement digit, with the sign"):
+                for d in range(10):
+                    tc = (d + 5) % 10
+                    digit = 9 - tc if negate else tc
+                    carry = (1 if d >= 5 else 0) if negate else (1 if d < 5 else 0)
+                    self.book.add(rule(f(flip, num(d), num(digit), num(carry))))
+            top_tc = fresh("d")
+            conv = conv + [f(flip, top, top_tc, expect)]
+            ds = ds[:-1] + [top_tc]
+            if negate:
+                nine = self.book.name("wnine")
+                for d in range(10):
+                    self.book.add(rule(f(nine, num(d), num(9 - d))))
+                comp = [fresh("d") for _ in range(k - 1)]
+                conv = conv + [f(nine, ds[i], comp[i]) for i in range(k - 1)]
+                ds = comp + [top_tc]
+            init_carry = num(1 if negate else 0)
+        for i in range(k):
+            self.book.add(rule(f(f"{rel}_b{i}", owner, ds[i]), base + value_lits + conv))
+        self.book.add(rule(f(f"{rel}_x", owner, expect), base + value_lits + conv))
+        self.book.add(rule(f(f"{rel}_c0", owner, init_carry), base + value_lits + conv))
+        for i in range(k):
+            body: list[Literal] = [f(f"{rel}_c{i}", o, ci), true(f("wsto", o, label, num(i), a)), f(f"{rel}_b{i}", o, b),
+                    f(dadd, a, b, ci, s, co)]
+            self.book.add(rule(f(f"{rel}_c{i + 1}", o, co), body))
+            self.book.add(rule(f("wstoset", o, label, num(i), s), body))
+        # a carry out of the top digit other than the one expected: out of the digits' range
+        e = Variable("e")
+        over: list[Literal] = [f(f"{rel}_c{k}", o, co), f(f"{rel}_x", o, e), Distinct(co, e)]
+        return [("overflow", over)]
+
+
+def _name(family: tuple[str, str]) -> Term:
+    from translators.recycle.analysis.vocabulary import name
+
+    return name(family[1])
+
+
+__all__ = ["Wide", "complement", "digits_for", "encode"]

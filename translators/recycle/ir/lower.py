@@ -1,0 +1,621 @@
+"""Lowering a RECYCLE syntax tree to the IR of :mod:`.ir`.
+
+- ``do`` blocks, conditional actions, ``let``, ``repeat N`` and ``all`` become straight-line
+  effects with guards; ``all``/``any`` (an automatic ``any`` acts like ``all``) over players,
+  teams, name lists and ranges are unrolled; over a card collection they bind a GDL variable
+  ranging over the collection (a parallel effect over its cards); over a ``partition`` they
+  unroll over the attribute's values.
+- A ``choice`` becomes a flat option list in source order: every ``any`` inside an option (at
+  any depth of ``do``) forks it, one option per element; the option's legality is its leading
+  condition (and the leading condition of a leading fork's body) plus the forks' membership.
+- ``(top LOC)`` read right after an unconditional move onto the top of LOC in the same block is
+  the moved card (forwarding), so no order needs tracking for it and no extra step is needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any, TypeVar
+
+from ggp.gdl.terms import Variable
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Alias, Domain, Env, Fixed, Guard, StageRef, Sym
+from translators.recycle.analysis.model import GameModel
+from translators.recycle.syntax.nodes import (
+    ActionAgg,
+    AllPlayers,
+    AllTeams,
+    CardAt,
+    CardAtt,
+    CardLocation,
+    Choice,
+    Compare,
+    Conditional,
+    Cycle,
+    Do,
+    FaroShuffle,
+    Filter,
+    Forget,
+    GameOwner,
+    IntLit,
+    IntUpdate,
+    Let,
+    Move,
+    Name,
+    NameList,
+    Node,
+    Others,
+    Partition,
+    PlayerAt,
+    Range,
+    RelativePlayer,
+    RelativeTeam,
+    Remember,
+    Repeat,
+    RepeatAll,
+    Runs,
+    SetPoints,
+    SetStr,
+    Shuffle,
+    Size,
+    Stage,
+    Subsets,
+    TeamAt,
+    TeamOf,
+    TurnPass,
+    Var,
+)
+from translators.recycle.syntax.kinds import kind_of
+from translators.recycle.translation_error import TranslationError
+from translators.recycle.analysis.vocabulary import c, name, num
+
+#: How many members of a collection ``subsets`` and ``runs`` look at.
+SLOTS = 5
+
+#: Forwarding state: location key -> (effect id, guards of the move).
+Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
+#: An effect class, for :meth:`Lowerer.effect`.
+E = TypeVar("E", bound=ir.Effect)
+
+
+def deref(node: Any, env: Env) -> tuple[Any, Env]:
+    """Follow ``let``/``declare`` aliases: the expression a variable stands for."""
+    while isinstance(node, Var):
+        binding = env.get(node.name)
+        if not isinstance(binding, Alias):
+            break
+        node, env = binding.expr, binding.env
+    return node, env
+
+
+class Lowerer:
+    """Builds the :class:`~.ir.Program` of one game."""
+
+    def __init__(self, model: GameModel):
+        self.model = model
+        self.effects: dict[int, ir.Effect] = {}
+        self.guards: dict[int, Guard] = {}
+        self.stages: dict[str, ir.StageNode] = {}
+        self.choices: dict[str, ir.ChoiceNode] = {}
+        self.point_sites: dict[int, Node] = {}
+        self.blocks = 0
+        self.vars = 0
+        self.guard_count = 0
+        self.consumed: set[int] = set()
+        self.fork_nodes: dict[int, Sym] = {}
+
+    # -- program and flow ----------------------------------------------------------------------
+
+    def program(self) -> ir.Program:
+        """Lower the whole game."""
+        env = Env()
+        for declaration in self.model.game.declarations:
+            value = declaration.value
+            binding: ir.Binding
+            if isinstance(value, IntLit):
+                binding = Fixed(num(value.value), "int")
+            elif isinstance(value, Name):
+                binding = Fixed(name(value.text), "str")
+            else:
+                binding = Alias(value, env)
+            env = env.bind(declaration.var.name, binding)
+        self.top_env = env
+        body = self.flow(self.model.game.flow, env)
+        return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites)
+
+    def flow(self, items: Any, env: Env) -> list[ir.Item]:
+        """Lower a stage body (or the top level)."""
+        out: list[ir.Item] = []
+        pending: list[ir.Effect] = []
+        forwards: Forwards = {}
+
+        def flush() -> None:
+            nonlocal pending, forwards
+            if pending:
+                self.blocks += 1
+                out.append(ir.Block(f"b{self.blocks}", pending))
+            pending, forwards = [], {}
+
+        items = list(items)
+        i = 0
+        while i < len(items):
+            item = items[i]
+            i += 1
+            if isinstance(item, Stage):
+                flush()
+                out.append(self.stage(item, env))
+            elif isinstance(item, Choice) or (isinstance(item, Let) and isinstance(_innermost(item), Choice)):
+                flush()
+                # the actions right after a choice run as the end of each of its options
+                tail = []
+                while i < len(items) and not _is_flow(items[i]):
+                    tail.append(items[i])
+                    i += 1
+                inner_env = env
+                while isinstance(item, Let):
+                    inner_env = inner_env.bind(item.var.name, Alias(item.value, inner_env))
+                    item = item.body
+                out.append(self.choice(item, inner_env, tail, env))
+            else:
+                pending += self.seq([item], env, (), forwards)
+        flush()
+        return out
+
+    def stage(self, node: Stage, env: Env) -> ir.StageNode:
+        """Lower a stage."""
+        ref = StageRef(self.model.stage_id(node), node.kind)
+        inner = env.enter(ref)
+        stage = ir.StageNode(ref, node, node.end, inner, [], env.stages[-1].id)
+        self.stages[ref.id] = stage
+        stage.body = self.flow(node.body, inner)
+        return stage
+
+    # -- straight-line code ----------------------------------------------------------------------
+
+    def effect(self, cls: type[E], node: Node, env: Env, guards: tuple[Guard, ...], **kw: Any) -> E:
+        """A new effect, with the guards whose anchor it becomes."""
+        eid = len(self.effects) + 1
+        effect = cls(eid, node, env, guards, **kw)
+        self.effects[eid] = effect
+        for guard in guards:
+            if guard.anchor < 0:
+                guard.anchor = eid
+        return effect
+
+    def seq(self, items: Any, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """Lower actions run in order."""
+        out: list[ir.Effect] = []
+        for item in items:
+            out += self.item(item, env, guards, fwd)
+        return out
+
+    def item(self, node: Any, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """Lower one action, conditional action or block."""
+        if isinstance(node, Do):
+            return self.seq(node.items, env, guards, fwd)
+        if isinstance(node, Conditional):
+            if id(node) in self.consumed:
+                return self.item(node.body, env, guards, fwd)
+            guard = self.new_guard(self.forward(node.condition, env, fwd, guards), env)
+            inner = self.item(node.body, env, guards + (guard,), fwd)
+            if not inner:
+                del self.guards[guard.id]
+            return inner
+        if isinstance(node, Let):
+            return self.item(node.body, env.bind(node.var.name, Alias(node.value, env)), guards, fwd)
+        if isinstance(node, ActionAgg):
+            return self.aggregate(node, env, guards, fwd)
+        if isinstance(node, Repeat):
+            count, _ = deref(node.count, env)
+            if isinstance(count, Var) and isinstance(env.get(count.name), Fixed):
+                times = int(env.get(count.name).term.name)  # type: ignore[union-attr]
+            elif isinstance(count, IntLit):
+                times = count.value
+            else:
+                raise TranslationError(node, "`repeat` needs a literal count")
+            out: list[ir.Effect] = []
+            for _ in range(times):
+                out += self.item(node.action, env, guards, fwd)
+            return out
+        if isinstance(node, TurnPass):
+            return []
+        return self.action(node, env, guards, fwd)
+
+    def action(self, node: Any, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """Lower one atomic action."""
+        if isinstance(node, Move):
+            target = self.top_of(node.target, env)
+            card = self.forward(node.source, env, fwd, guards)
+            effect = self.effect(ir.MoveCard, node, env, guards, card=card, target=target)
+            self.invalidate(fwd, target, env)
+            key = self.key(target, env)
+            if key is not None:
+                fwd[key] = (effect.id, guards)
+            return [effect]
+        if isinstance(node, RepeatAll):
+            action = node.action
+            if isinstance(action, Forget):
+                if not isinstance(action.card, CardAt) or action.card.position != "top":
+                    raise TranslationError(action, "`repeat all` forgets from the top of a memory location")
+                target = self.location(action.card.cards, env)
+                self.invalidate(fwd, target, env)
+                return [self.effect(ir.ForgetAll, node, env, guards, target=target)]
+            if not isinstance(action.source, CardAt) or action.source.position not in ("top", "bottom"):
+                raise TranslationError(action, "`repeat all` moves from the top or bottom of a collection")
+            target = self.top_of(action.target, env)
+            source = self.forward(action.source.cards, env, fwd, guards)
+            bulk = self.effect(ir.BulkMove, node, env, guards, source=source,
+                               end=str(action.source.position), target=target)
+            self.invalidate(fwd, target, env)
+            self.invalidate_source(fwd, source, env)
+            return [bulk]
+        if isinstance(node, Shuffle):
+            target = self.location(node.cards, env)
+            self.invalidate(fwd, target, env)
+            return [self.effect(ir.Shuffle, node, env, guards, target=target)]
+        if isinstance(node, IntUpdate):
+            return [self.effect(ir.SetInt, node, env, guards, op=node.op, cell=node.storage,
+                                value=self.forward(node.value, env, fwd, guards))]
+        if isinstance(node, SetStr):
+            return [self.effect(ir.SetStr, node, env, guards, cell=node.storage,
+                                value=self.forward(node.value, env, fwd, guards))]
+        if isinstance(node, SetPoints):
+            awards = tuple(self.forward(a, env, fwd, guards) for a in node.awards)
+            node = replace(node, awards=awards)
+            setting = self.effect(ir.SetPointMap, node, env, guards)
+            setting.site = setting.id
+            self.point_sites[setting.id] = node
+            return [setting]
+        if isinstance(node, Cycle):
+            cycled = node.target if isinstance(node.target, str) else self.forward(node.target, env, fwd, guards)
+            stage = env.player_stage()
+            if node.which == "current":
+                for key in [k for k in fwd if k[2] == ("cur", stage.id)]:
+                    del fwd[key]
+            return [self.effect(ir.CycleSet, node, env, guards, which=node.which, stage=stage, target=cycled)]
+        if isinstance(node, Remember):
+            target = self.top_of(node.target, env)
+            card = self.forward(node.source, env, fwd, guards)
+            self.invalidate(fwd, target, env)
+            return [self.effect(ir.Remember, node, env, guards, card=card, target=target)]
+        if isinstance(node, FaroShuffle):
+            raise TranslationError(node, "`shuffle faro` is not supported")
+        if isinstance(node, Forget):
+            raise TranslationError(node, "a single `forget` is not supported (use `repeat all`)")
+        raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
+
+    def top_of(self, target: Any, env: Env) -> Node:
+        """The location of a ``(top LOC)`` move target."""
+        if not isinstance(target, CardAt) or target.position != "top":
+            raise TranslationError(target, "cards are moved onto the top of a location: `(top LOCATION)`")
+        return self.location(target.cards, env)
+
+    def location(self, node: Node, env: Env) -> Node:
+        """A card location expression (through aliases)."""
+        real, _ = deref(node, env)
+        if not isinstance(real, CardLocation):
+            raise TranslationError(node, "a card location `(OWNER iloc|vloc|hloc|mem NAME)` is expected here")
+        return node
+
+    # -- aggregates -----------------------------------------------------------------------------
+
+    def aggregate(self, node: ActionAgg, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """``all`` (or an automatic ``any``) over a collection."""
+        fork = self.fork_nodes.get(id(node))
+        if fork is not None:
+            return self.item(node.body, env.bind(node.var.name, fork), guards, fwd)
+        elements = self.static_elements(node.collection, env, node)
+        if elements is not None:
+            out: list[ir.Effect] = []
+            for binding, conds in elements:
+                inner_env = env.bind(node.var.name, binding)
+                added = tuple(self.new_guard(cond, cond_env) for cond, cond_env in conds)
+                got = self.item(node.body, inner_env, guards + added, fwd)
+                if not got:
+                    for guard in added:
+                        del self.guards[guard.id]
+                out += got
+            return out
+        coll, coll_env = deref(node.collection, env)
+        kind = self.kind(coll, coll_env)
+        if kind == "cards":
+            sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
+            return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
+        if isinstance(coll, Partition):
+            return self.partition(node, coll, coll_env, env, guards, fwd)
+        if isinstance(coll, (Subsets, Runs)):
+            return self.slot_groups(node, coll, coll_env, env, guards, fwd)
+        raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
+
+    def slot_groups(self, node: ActionAgg, coll: Any, coll_env: Env, env: Env,
+                    guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """``all`` over ``(subsets CARDS)`` or ``(runs largest|all N CARDS using P)``: unrolled
+        over the subsets of the first ``SLOTS`` members of CARDS (in card-id order); a game where
+        CARDS has more members ends with ``(failed slots)``."""
+        from itertools import combinations
+
+        at = {"line": coll.line, "column": coll.column}
+        base = coll.cards
+        points = getattr(coll, "points", None)
+        least = 1
+        if isinstance(coll, Runs):
+            least = self.literal(coll.length, coll_env) or 1
+        out: list[ir.Effect] = []
+        for size in range(least, SLOTS + 1):
+            for slots in combinations(range(1, SLOTS + 1), size):
+                group = ir.SlotSet(base, slots, **at)
+                inner_env = env.bind(node.var.name, Alias(group, coll_env))
+                checks = [ir.SlotCheck("exist", base, slots, **at)]
+                if isinstance(coll, Runs):
+                    checks.append(ir.SlotCheck("run", base, slots, points, size, **at))
+                    if coll.mode == "largest":
+                        checks.append(ir.SlotCheck("largest", base, slots, points, size, **at))
+                added = tuple(self.new_guard(check, coll_env) for check in checks)
+                got = self.item(node.body, inner_env, guards + added, fwd)
+                if not got:
+                    for guard in added:
+                        del self.guards[guard.id]
+                out += got
+        return out
+
+    def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
+                  guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """``all`` over ``(partition KEY CARDS)``: one group per value of KEY (non-empty groups)."""
+        key, _ = deref(coll.key, coll_env)
+        if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
+            raise TranslationError(coll, "`partition` needs a literal key and one collection")
+        source = coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
+        values = sorted({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
+        out: list[ir.Effect] = []
+        for value in values:
+            self.vars += 1
+            var = Var(f"_G{self.vars}", kind="card", line=coll.line, column=coll.column)
+            at = {"line": coll.line, "column": coll.column}
+            cond = Compare("==", CardAtt(key, var, **at), Name(value, **at), kind="str", **at)
+            group = Filter(source, var, cond, line=coll.line, column=coll.column)
+            inner_env = env.bind(node.var.name, Alias(group, coll_env, (id(node), value)))
+            nonempty = Compare(">", Size(Var(node.var.name, kind="cards", **at), **at), IntLit(0, **at), kind="int", **at)
+            guard = self.new_guard(nonempty, inner_env)
+            got = self.item(node.body, inner_env, guards + (guard,), fwd)
+            if not got:
+                del self.guards[guard.id]
+            out += got
+        return out
+
+    def kind(self, node: Any, env: Env) -> str:
+        """The kind of an expression, looking through variables."""
+        if isinstance(node, Var):
+            binding = env.get(node.name)
+            if isinstance(binding, Alias):
+                return self.kind(*deref(node, env))
+            if isinstance(binding, (Fixed, Sym)):
+                return binding.kind
+        if isinstance(node, Filter):
+            return self.kind(*deref(node.collection, env)) if isinstance(node.collection, Var) else kind_of(node)
+        if isinstance(node, ir.SlotSet):
+            return "cards"
+        return kind_of(node)
+
+    def new_guard(self, cond: Node, env: Env) -> Guard:
+        """A new guard (its anchor is set by the first effect it covers)."""
+        self.guard_count += 1
+        guard = Guard(self.guard_count, cond, env)
+        self.guards[guard.id] = guard
+        return guard
+
+    def new_sym(self, kind: str, sort: str, domain: Domain | None) -> Sym:
+        """A fresh GDL variable binding."""
+        self.vars += 1
+        prefix = {"card": "c", "player": "p", "team": "t", "str": "s", "int": "n"}.get(kind, "x")
+        return Sym(Variable(f"{prefix}{self.vars}"), kind, sort, domain)
+
+    def static_elements(self, coll: Any, env: Env, where: Node) -> list[tuple[ir.Binding, list[tuple[Node, Env]]]] | None:
+        """The elements of a statically known collection, each with the conditions under which
+        it is a member (evaluated with the element bound); None for a dynamic (card) collection."""
+        real, real_env = deref(coll, env)
+        model = self.model
+        at = {"line": where.line, "column": where.column}
+        if isinstance(real, AllPlayers):
+            return [(Fixed(c(s), "player"), []) for s in model.seats]
+        if isinstance(real, AllTeams):
+            return [(Fixed(c(t), "team"), []) for t in model.team_names]
+        if isinstance(real, NameList):
+            return [(Fixed(name(n), "str"), []) for n in real.names]
+        if isinstance(real, Range):
+            low, high = self.literal(real.low, real_env), self.literal(real.high, real_env)
+            if low is None or high is None:
+                raise TranslationError(real, "a range needs literal bounds")
+            return [(Fixed(num(i), "int"), []) for i in range(low, high + 1)]
+        if isinstance(real, Others):
+            kind = real.kind
+            current: RelativePlayer | RelativeTeam = RelativePlayer("current", **at) if kind == "player" else RelativeTeam("current", **at)
+            names = model.seats if kind == "player" else model.team_names
+            out: list[tuple[ir.Binding, list[tuple[Node, Env]]]] = []
+            for element in names:
+                binding = Fixed(c(element), kind)
+                test = Compare("!=", Var("_E", kind=kind, **at), current, kind=kind, **at)
+                out.append((binding, [(test, real_env.bind("_E", binding))]))
+            return out
+        if isinstance(real, (RelativeTeam, TeamAt, TeamOf)) or (
+            isinstance(real, Var) and self.kind(real, real_env) == "team"
+        ):
+            out = []
+            for seat in model.seats:
+                binding = Fixed(c(seat), "player")
+                test = Compare("==", TeamOf(Var("_E", kind="player", **at), **at), real, kind="team", **at)
+                out.append((binding, [(test, real_env.bind("_E", binding))]))
+            return out
+        if isinstance(real, Filter):
+            inner = self.static_elements(real.collection, real_env, where)
+            if inner is None:
+                return None
+            return [(b, conds + [(real.condition, real_env.bind(real.var.name, b))]) for b, conds in inner]
+        if isinstance(real, Var):
+            bound = real_env.get(real.name)
+            if isinstance(bound, Fixed):
+                raise TranslationError(where, "cannot iterate over a single value")
+        return None
+
+    def literal(self, node: Any, env: Env) -> int | None:
+        """An integer known statically (a literal or a declared literal), else None."""
+        real, real_env = deref(node, env)
+        if isinstance(real, IntLit):
+            return real.value
+        if isinstance(real, Var):
+            binding = real_env.get(real.name)
+            if isinstance(binding, Fixed) and binding.kind == "int":
+                return int(binding.term.name)
+        return None
+
+    # -- choices --------------------------------------------------------------------------------
+
+    def choice(self, node: Choice, env: Env, tail: list[Node] | None = None, tail_env: Env | None = None) -> ir.ChoiceNode:
+        """Lower a choice to its flat option list (``tail``: actions that follow the choice,
+        lowered at the end of every option)."""
+        cid = f"k{len(self.choices) + 1}"
+        choice = ir.ChoiceNode(cid, node, env, [])
+        self.choices[cid] = choice
+        for item in node.items:
+            forks: list[Sym] = []
+            self.find_forks(item, env, forks, cid)
+            legal: list[tuple[Node, Env]] = []
+            self.leading(item, env, legal)
+            option_env = env
+            fwd: Forwards = {}
+            effects = self.item(item, option_env, (), fwd)
+            if tail:
+                effects += self.seq(tail, tail_env or env, (), fwd)
+            index = len(choice.options)
+            choice.options.append(ir.Option(index, item, tuple(forks), legal, effects, env))
+        return choice
+
+    def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
+        """Every ``any`` inside an option (through ``do``, conditions, ``let``) becomes a fork."""
+        if isinstance(node, Do):
+            for item in node.items:
+                self.find_forks(item, env, forks, cid)
+        elif isinstance(node, Conditional):
+            self.find_forks(node.body, env, forks, cid)
+        elif isinstance(node, Let):
+            self.find_forks(node.body, env.bind(node.var.name, Alias(node.value, env)), forks, cid)
+        elif isinstance(node, ActionAgg) and node.quantifier == "any":
+            real, real_env = deref(node.collection, env)
+            kind = self.kind(real, real_env)
+            element = {"cards": "card", "players": "player", "teams": "team", "strs": "str", "ints": "int",
+                       "team": "player"}.get(kind)
+            if element is None:
+                raise TranslationError(node, f"a choice cannot fork over this collection ({kind})")
+            sort = {"card": "card", "player": "seat", "team": "team"}.get(element, "")
+            if element == "str":
+                elements = self.static_elements(real, real_env, node)
+                assert elements is not None
+                sort = "name:" + ",".join(b.term.name for b, _ in elements)  # type: ignore[union-attr]
+            elif element == "int":
+                if not isinstance(real, Range):
+                    raise TranslationError(node, "a choice forks over integers only through a range")
+                low, high = self.literal(real.low, real_env), self.literal(real.high, real_env)
+                sort = f"int:{low}:{high}"
+            sym = self.new_sym(element, sort, Domain(node.collection, env, cid))
+            self.fork_nodes[id(node)] = sym
+            forks.append(sym)
+            self.find_forks(node.body, env.bind(node.var.name, sym), forks, cid)
+
+    def leading(self, node: Any, env: Env, legal: list[tuple[Node, Env]]) -> None:
+        """The conditions an option needs to be offered (its leading conditions)."""
+        if isinstance(node, Conditional):
+            legal.append((node.condition, env))
+            self.consumed.add(id(node))
+            self.leading(node.body, env, legal)
+        elif isinstance(node, Let):
+            self.leading(node.body, env.bind(node.var.name, Alias(node.value, env)), legal)
+        elif isinstance(node, Do) and len(node.items) == 1:
+            self.leading(node.items[0], env, legal)
+        elif isinstance(node, ActionAgg) and id(node) in self.fork_nodes:
+            self.leading(node.body, env.bind(node.var.name, self.fork_nodes[id(node)]), legal)
+
+    # -- forwarding ------------------------------------------------------------------------------
+
+    def key(self, loc: Any, env: Env) -> Any:
+        """A static key for a location expression, or None when it cannot be compared."""
+        real, real_env = deref(loc, env)
+        if not isinstance(real, CardLocation) or not isinstance(real.name, Name):
+            return None
+        owner: Any
+        if isinstance(real.owner, GameOwner):
+            owner = "game"
+        elif isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
+            owner = ("cur", real_env.player_stage().id)
+        elif isinstance(real.owner, Var):
+            binding = real_env.get(real.owner.name)
+            if isinstance(binding, (Fixed, Sym)):
+                owner = binding
+            else:
+                return None
+        elif isinstance(real.owner, PlayerAt) and isinstance(real.owner.index, IntLit):
+            owner = ("seat", real.owner.index.value)
+        else:
+            return None
+        return (real.visibility, real.name.text, owner)
+
+    def invalidate(self, fwd: Forwards, loc: Any, env: Env) -> None:
+        """Forget forwarded tops of every location that may be ``loc``."""
+        real, _ = deref(loc, env)
+        if isinstance(real, CardLocation) and isinstance(real.name, Name):
+            for key in [k for k in fwd if k[0] == real.visibility and k[1] == real.name.text]:
+                del fwd[key]
+        else:
+            fwd.clear()
+
+    def invalidate_source(self, fwd: Forwards, source: Any, env: Env) -> None:
+        """Forget forwarded tops of locations a bulk move may take cards from."""
+        real, real_env = deref(source, env)
+        for node in _walk(real):
+            if isinstance(node, CardLocation):
+                self.invalidate(fwd, node, real_env)
+
+    def forward(self, node: Any, env: Env, fwd: Forwards, guards: tuple[Guard, ...]) -> Any:
+        """``node`` with each ``(top LOC)`` of a location just moved onto replaced by the moved card."""
+        if not fwd or not isinstance(node, Node):
+            return node
+        if isinstance(node, CardAt) and node.position == "top":
+            key = self.key(node.cards, env)
+            hit = fwd.get(key) if key is not None else None
+            if hit is not None and hit[1] == guards[: len(hit[1])]:
+                return ir.MovedCard(hit[0], line=node.line, column=node.column)
+        changes = {}
+        for fld in fields(node):
+            if fld.name in ("line", "column"):
+                continue
+            value = getattr(node, fld.name)
+            if isinstance(value, Node):
+                new = self.forward(value, env, fwd, guards)
+            elif isinstance(value, tuple):
+                new = tuple(self.forward(v, env, fwd, guards) for v in value)
+            else:
+                continue
+            if new is not value and new != value:
+                changes[fld.name] = new
+        return replace(node, **changes) if changes else node
+
+
+def _is_flow(node: Any) -> bool:
+    """Whether a stage item starts its own control step (a stage or a choice)."""
+    return isinstance(node, (Stage, Choice)) or (isinstance(node, Let) and isinstance(_innermost(node), Choice))
+
+
+def _innermost(node: Any) -> Any:
+    while isinstance(node, Let):
+        node = node.body
+    return node
+
+
+def _walk(node: Any) -> list[Node]:
+    return list(node.walk()) if isinstance(node, Node) else []
+
+
+def lower(model: GameModel) -> ir.Program:
+    """The IR of a game."""
+    return Lowerer(model).program()
+
+
+__all__ = ["Lowerer", "deref", "lower"]

@@ -1,0 +1,348 @@
+"""The translator's intermediate representation: a RECYCLE program as stages, choices and
+straight-line blocks of effects.
+
+Expressions stay syntax-tree nodes, paired with an :class:`Env` that says what each variable
+stands for (a constant from static unrolling, a GDL variable ranging over a domain, or a ``let``
+alias) and which stages are active (for ``(current player)``). Effects are the atomic state
+changes (one card move, a bulk move, a storage write...), each with the guards (conditions of
+enclosing conditional actions) it runs under. :mod:`.lower` builds this from the tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+from ggp.gdl.terms import Term, Variable
+from translators.recycle.syntax.nodes import IntStorage, Node, Relative, StrStorage
+
+Kind = str
+
+
+@dataclass(frozen=True)
+class StageRef:
+    """An active stage: its id (``s0`` is the top level) and whether it cycles players or teams."""
+
+    id: str
+    kind: Literal["player", "team"]
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A variable bound to a constant by static unrolling (a seat, a team, a name, a number)."""
+
+    term: Term
+    kind: Kind
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where a GDL variable ranges: the elements of ``collection`` (evaluated in ``env``) at the
+    point where the binding ``all``/``any`` starts (``anchor``: an effect id, or a choice's
+    ``c<id>`` when the variable is a choice fork)."""
+
+    collection: Node
+    env: Env
+    anchor: str
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A variable bound to a GDL variable: a choice fork or a card of a parallel ``all``.
+
+    ``sort`` is the static set of values (``card``, ``seat``, ``team``, ``name:A,B``,
+    ``int:LO:HI``) used to keep rules safe; ``domain`` the dynamic collection it comes from.
+    """
+
+    var: Variable
+    kind: Kind
+    sort: str
+    domain: Domain | None = None
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A ``let`` variable: stands for its expression, read where it is used."""
+
+    expr: Node
+    env: Env
+    #: For a group of a ``partition`` (one per value): (the partition's id, the value). Groups
+    #: of one partition are disjoint, so moving one group's cards does not change another.
+    tag: tuple[int, str] | None = None
+
+
+Binding = Union[Fixed, Sym, Alias]
+
+
+@dataclass(frozen=True)
+class Env:
+    """Variable bindings (a small immutable mapping) and the active stages, innermost last."""
+
+    items: tuple[tuple[str, Binding], ...] = ()
+    stages: tuple[StageRef, ...] = (StageRef("s0", "player"),)
+
+    def get(self, name: str) -> Binding | None:
+        """The binding of a variable name, innermost first."""
+        for key, value in reversed(self.items):
+            if key == name:
+                return value
+        return None
+
+    def term(self, name: str) -> Term | None:
+        """The GDL term a variable stands for: its constant (``Fixed``) or its GDL variable
+        (``Sym``); None when it is unbound or a ``let`` alias."""
+        binding = self.get(name)
+        if isinstance(binding, Fixed):
+            return binding.term
+        if isinstance(binding, Sym):
+            return binding.var
+        return None
+
+    def bind(self, name: str, binding: Binding) -> Env:
+        """A copy with one more binding."""
+        return Env(self.items + ((name, binding),), self.stages)
+
+    def enter(self, stage: StageRef) -> Env:
+        """A copy inside a further stage."""
+        return Env(self.items, self.stages + (stage,))
+
+    def player_stage(self) -> StageRef:
+        """The innermost player stage (the top level counts as one)."""
+        return next(s for s in reversed(self.stages) if s.kind == "player")
+
+    def team_stage(self) -> StageRef | None:
+        """The innermost team stage, if any."""
+        return next((s for s in reversed(self.stages) if s.kind == "team"), None)
+
+    def syms(self) -> list[Sym]:
+        """Every GDL-variable binding in scope (outermost first, each once)."""
+        out: list[Sym] = []
+        for _, value in self.items:
+            if isinstance(value, Sym) and value not in out:
+                out.append(value)
+        return out
+
+
+@dataclass(frozen=True)
+class MovedCard(Node):
+    """The card moved by an earlier effect (``effect``), as read later through ``(top LOC)``."""
+
+    effect: int
+
+
+@dataclass(frozen=True)
+class PickedCard(Node):
+    """The card a :class:`PickCard` effect picked (a ``max``/``min`` with its tie broken)."""
+
+    effect: int
+
+
+@dataclass(frozen=True)
+class SlotSet(Node):
+    """Some members of a small collection, by rank in card-id order (the ``slots``, from 1):
+    one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``."""
+
+    base: Node
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SlotCheck(Node):
+    """A condition on a :class:`SlotSet`: its slots are all filled (``exist``), its cards' points
+    make a run (``run``), or it is a run of the largest length any run has (``largest``)."""
+
+    kind: str
+    base: Node
+    slots: tuple[int, ...]
+    points: Node | None = None
+    length: int = 0
+
+
+@dataclass(eq=False)
+class Guard:
+    """The condition of a conditional action, evaluated once just before its first effect."""
+
+    id: int
+    cond: Node
+    env: Env
+    anchor: int = -1
+
+
+@dataclass(eq=False)
+class Effect:
+    """One atomic state change, run when every guard holds."""
+
+    id: int
+    node: Node
+    env: Env
+    guards: tuple[Guard, ...]
+
+
+@dataclass(eq=False)
+class MoveCard(Effect):
+    """Move one card (a card expression) onto the top of a location."""
+
+    card: Node = field(default=None)  # type: ignore[assignment]
+    target: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class BulkMove(Effect):
+    """``(repeat all (move (top|bottom SOURCE) (top TARGET)))``: every card of SOURCE onto
+    TARGET; taken from the top the order is reversed, from the bottom it is kept."""
+
+    source: Node = field(default=None)  # type: ignore[assignment]
+    end: str = "top"
+    target: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Shuffle(Effect):
+    """Shuffle a location."""
+
+    target: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class SetInt(Effect):
+    """``set``, ``inc`` or ``dec`` of an integer storage cell."""
+
+    op: str = "set"
+    cell: IntStorage = field(default=None)  # type: ignore[assignment]
+    value: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class SetStr(Effect):
+    """Set a string storage cell."""
+
+    cell: StrStorage = field(default=None)  # type: ignore[assignment]
+    value: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class SetPointMap(Effect):
+    """Set a point map (awards may hold dynamic values, stored at the time of the set)."""
+
+    site: int = 0
+
+
+@dataclass(eq=False)
+class CycleSet(Effect):
+    """``(cycle next X)`` (queue) or ``(cycle current X)`` (now) on a player stage."""
+
+    which: str = "next"
+    stage: StageRef = StageRef("s0", "player")
+    target: Node | Relative = "current"
+
+
+@dataclass(eq=False)
+class Remember(Effect):
+    """Copy a card into a memory location."""
+
+    card: Node = field(default=None)  # type: ignore[assignment]
+    target: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class ForgetAll(Effect):
+    """Drop every copy in a memory location."""
+
+    target: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class PickCard(Effect):
+    """Evaluate a ``max``/``min`` card (breaking a tie at random) for a later effect."""
+
+    card: Node = field(default=None)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Block:
+    """Straight-line effects, run in order."""
+
+    id: str
+    effects: list[Effect]
+
+
+@dataclass(eq=False)
+class Option:
+    """One option of a choice: fork variables, legality conditions, and its effects."""
+
+    index: int
+    node: Node
+    forks: tuple[Sym, ...]
+    legal: list[tuple[Node, Env]]
+    effects: list[Effect]
+    env: Env
+
+
+@dataclass(eq=False)
+class ChoiceNode:
+    """A decision of the current player among the options."""
+
+    id: str
+    node: Node
+    env: Env
+    options: list[Option]
+
+
+@dataclass(eq=False)
+class StageNode:
+    """A stage: a loop over a player or team cycle until the end condition holds."""
+
+    ref: StageRef
+    node: Node
+    end: Node
+    env: Env
+    body: list[Item]
+    parent: str
+
+
+Item = Union[Block, ChoiceNode, StageNode]
+
+
+@dataclass(eq=False)
+class Program:
+    """The lowered game: the top level's items, and every stage, effect and choice by id."""
+
+    body: list[Item]
+    stages: dict[str, StageNode]
+    effects: dict[int, Effect]
+    choices: dict[str, ChoiceNode]
+    guards: dict[int, Guard]
+    point_sites: dict[int, Node]
+
+
+__all__ = [
+    "Alias",
+    "Binding",
+    "Block",
+    "BulkMove",
+    "ChoiceNode",
+    "CycleSet",
+    "Domain",
+    "Effect",
+    "Env",
+    "Fixed",
+    "ForgetAll",
+    "Guard",
+    "Item",
+    "MoveCard",
+    "MovedCard",
+    "Option",
+    "PickCard",
+    "PickedCard",
+    "Program",
+    "Remember",
+    "SetInt",
+    "SetPointMap",
+    "SetStr",
+    "Shuffle",
+    "SlotCheck",
+    "SlotSet",
+    "StageNode",
+    "StageRef",
+    "Sym",
+]

@@ -1,0 +1,1 @@
+"""The rules as they are written: commented groups, and the passes over the finished rules."""
