@@ -82,7 +82,7 @@ def run_validate(args: argparse.Namespace) -> int:
     failed = False
     for name in args.files:
         if name.lower().endswith(".rcy"):
-            from translators.recycle.analysis.check import check_file
+            from translators.recycle.symbols.check import check_file
 
             problems = check_file(name)
             if not any(p.is_error for p in problems):

@@ -11,7 +11,7 @@ from ggp.reasoner import make_machine
 from ggp.reasoner.machine import State, StateMachine
 from tests.conftest import SHARED
 from translators.recycle.emit.assembly import Translation
-from translators.recycle.analysis.model import Location
+from translators.recycle.symbols.model import Location
 from translators.recycle.translate import translate_file
 
 CORPUS = SHARED / "corpus" / "recycle"

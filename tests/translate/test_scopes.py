@@ -9,7 +9,7 @@ from translators.recycle.emit.expressions import Ctl
 from translators.recycle.ir.nodes import Alias, Env, Fixed
 from translators.recycle.syntax.nodes import CardLocation, GameOwner, Var
 from translators.recycle.translate import Translator
-from translators.recycle.analysis.vocabulary import name
+from translators.recycle.symbols.vocabulary import name
 
 KUHN = RULESHEETS / "kuhn.rcy"
 

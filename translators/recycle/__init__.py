@@ -13,10 +13,14 @@ The tree's classes are in :mod:`translators.recycle.syntax.nodes`; ``docs/recycl
 describes the grammar coverage, the tree, the error messages and the checks.
 """
 
-from translators.recycle.analysis.check import check, check_file
+from translators.recycle.symbols.check import check, check_file
 from translators.recycle.syntax.errors import RecycleSyntaxError
 from translators.recycle.syntax.outline import outline
-from translators.recycle.syntax.parser import parse_fragment, parse_recycle, parse_recycle_file
+from translators.recycle.syntax.parser import (
+    parse_fragment,
+    parse_recycle,
+    parse_recycle_file,
+)
 from translators.recycle.syntax.printer import print_recycle
 
 __all__ = [

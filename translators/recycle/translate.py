@@ -21,25 +21,28 @@ from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from translators.recycle.ir import nodes as ir
-from translators.recycle.emit.assembly import Compiler, Translation, order_facts
-from translators.recycle.ir.batches import AccessAnalysis, Batch, make_batches
-from translators.recycle.emit.cardstate import emit_card_state
-from translators.recycle.emit.expressions import StepCtl
-from translators.recycle.emit.control import Control
-from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.emit.goals import emit_goals
-from translators.recycle.ir.nodes import Env
-from translators.recycle.ir.lower import deref, lower
-from translators.recycle.analysis.model import build_model
-from translators.recycle.syntax.nodes import Game
-from translators.recycle.emit.percepts import emit_percepts
+from translators.recycle.analysis.batches import AccessAnalysis, Batch, make_batches
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.ranges import Ranges, execution_bounds
+from translators.recycle.emit.assembly import Compiler, Translation, order_facts
+from translators.recycle.emit.cardstate import emit_card_state
+from translators.recycle.emit.control import Control
+from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.emit.expressions import StepCtl
+from translators.recycle.emit.goals import emit_goals
+from translators.recycle.emit.percepts import emit_percepts
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import expression_kind
+from translators.recycle.ir.lower import lower
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import RuleBook, describe
-from translators.recycle.rulebook.stages import drop_undefined, split_by_stage, stages_of
-from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import (
+from translators.recycle.rulebook.stages import (
+    drop_undefined,
+    split_by_stage,
+    stages_of,
+)
+from translators.recycle.symbols.model import build_model
+from translators.recycle.symbols.vocabulary import (
     NOOP,
     UNSET,
     c,
@@ -51,6 +54,8 @@ from translators.recycle.analysis.vocabulary import (
     rule,
     true,
 )
+from translators.recycle.syntax.nodes import Game
+from translators.recycle.translation_error import TranslationError
 
 RANDOM = Constant("random")
 #: CardStock's limit on choices in one game.
@@ -149,9 +154,8 @@ class Translator:
     def size_bound(self, coll: Any, env: Env) -> int:
         """How many elements a collection can have."""
         real, real_env = deref(coll, env)
-        from translators.recycle.ir.lower import Lowerer
 
-        kind = Lowerer(self.comp.model).kind(real, real_env)
+        kind = expression_kind(real, real_env)
         if kind in ("players", "team"):
             return self.comp.model.players
         if kind == "teams":

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Alias, Env, Fixed, Sym
-from translators.recycle.ir.lower import deref
-from translators.recycle.analysis.model import GameModel, Location, owner_kind
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Alias, Env, Fixed, Sym, deref
+from translators.recycle.symbols.model import GameModel, Location, owner_kind
 from translators.recycle.syntax.nodes import (
     ActualCard,
     And,
@@ -175,10 +175,8 @@ class CardDomains:
         return {c.id for c in self.model.cards}
 
     def _agg(self, agg: CardsAgg, env: Env) -> set[str]:
-        from translators.recycle.ir.lower import Lowerer
 
-        lowerer = Lowerer(self.model)
-        elements = lowerer.static_elements(agg.collection, env, agg)
+        elements = static_elements(self.model, agg.collection, env, agg)
         if elements is None:
             return {c.id for c in self.model.cards}
         out: set[str] = set()

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from translators.recycle.ir import nodes as ir
 from translators.recycle.emit.arith import Interval, apply, fib, tri
-from translators.recycle.ir.nodes import Env, Fixed, Sym
-from translators.recycle.ir.lower import deref
-from translators.recycle.analysis.model import GameModel, owner_kind
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.symbols.model import GameModel, owner_kind
 from translators.recycle.syntax.nodes import (
     Arith,
     Compare,
@@ -120,9 +120,8 @@ class Ranges:
         if isinstance(node, Score):
             return self.score_interval(node, env)
         if isinstance(node, IntAgg):
-            from translators.recycle.ir.lower import Lowerer
 
-            elements = Lowerer(self.model).static_elements(node.collection, env, node) or []
+            elements = static_elements(self.model, node.collection, env, node) or []
             low = high = 0
             for binding, _ in elements:
                 lo, hi = self.of(node.body, env.bind(node.var.name, binding))

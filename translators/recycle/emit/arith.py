@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from ggp.gdl.rules import Distinct, Literal
 from ggp.gdl.terms import Constant
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.analysis.vocabulary import f, num, rule
+from translators.recycle.symbols.vocabulary import f, num, rule
 
 Interval = tuple[int, int]
 

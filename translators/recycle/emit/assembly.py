@@ -20,33 +20,33 @@ from typing import Any
 from ggp.errors import Problem
 from ggp.gdl.rules import GameDescription, Literal
 from ggp.gdl.terms import Constant, Term, Variable
-from translators.recycle.ir import nodes as ir
+from translators.recycle.analysis.places import CardDomains, concrete
+from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.emit.arith import FALSE, Interval
 from translators.recycle.emit.cardsets import CardSetMixin
 from translators.recycle.emit.cardstate import order_classes
-from translators.recycle.emit.expressions import Ctl, Val
 from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.emit.expressions import Ctl, Val
 from translators.recycle.emit.groups import GroupMixin
-from translators.recycle.ir.nodes import Env, Fixed
-from translators.recycle.ir.lower import Lowerer, deref
-from translators.recycle.analysis.model import GameModel, Location
+from translators.recycle.emit.pointmaps import PointMapMixin
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Fixed, deref
+from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.symbols.model import GameModel, Location
+from translators.recycle.symbols.vocabulary import (
+    c,
+    does,
+    f,
+    true,
+)
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardLocation,
     Node,
     Random,
 )
-from translators.recycle.analysis.places import CardDomains, concrete
-from translators.recycle.emit.pointmaps import PointMapMixin
-from translators.recycle.analysis.ranges import Ranges
-from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import (
-    c,
-    does,
-    f,
-    true,
-)
 
 RANDOM = Constant("random")
 
@@ -114,7 +114,7 @@ class Compiler(GroupMixin, CardSetMixin, PointMapMixin):
         """Membership of a value in any collection (cards, or a static one)."""
         if kind == "card":
             return self.member(coll, env, ctl, term)
-        elements = Lowerer(self.model).static_elements(coll, env, coll)
+        elements = static_elements(self.model, coll, env, coll)
         if elements is None:
             raise TranslationError(coll, "cannot choose from this collection")
         sort = {"player": "seat", "team": "team"}.get(kind)
@@ -237,7 +237,7 @@ def order_facts(program: ir.Program, model: GameModel,
         if isinstance(effect, ir.Shuffle):
             shuffled.update(concrete(effect.target, effect.env, model))
         elif isinstance(effect, ir.BulkMove):
-            from translators.recycle.ir.batches import AccessAnalysis
+            from translators.recycle.analysis.batches import AccessAnalysis
 
             sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
             edges.append((sources, set(concrete(effect.target, effect.env, model))))

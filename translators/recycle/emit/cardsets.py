@@ -18,7 +18,7 @@ from typing import Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from translators.recycle.ir import nodes as ir
+from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.emit.arith import FALSE, Interval
 from translators.recycle.emit.expressions import (
     _TRUE,
@@ -28,9 +28,21 @@ from translators.recycle.emit.expressions import (
     lit_vars,
     substitute,
 )
-from translators.recycle.ir.nodes import Env, Fixed, Sym
-from translators.recycle.ir.lower import Lowerer, deref
-from translators.recycle.analysis.model import Location
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.rulebook.book import describe
+from translators.recycle.symbols.model import Location
+from translators.recycle.symbols.vocabulary import (
+    NOOP,
+    c,
+    does,
+    f,
+    name,
+    num,
+    rule,
+    true,
+)
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardLocation,
@@ -47,10 +59,7 @@ from translators.recycle.syntax.nodes import (
     Tuples,
     Var,
 )
-from translators.recycle.analysis.places import CardDomains, concrete
-from translators.recycle.rulebook.book import describe
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import NOOP, c, does, f, name, num, rule, true
 
 RANDOM = Constant("random")
 #: A seat parameter of a lifted chain: ("bind", literals reading the seat, the seat, the parameter).
@@ -206,7 +215,7 @@ class CardSetMixin(CoreCompiler):
         agg = node.parts if isinstance(node, SetOp) else node
         if isinstance(agg, tuple):
             return [(p, env) for p in agg]
-        elements = Lowerer(self.model).static_elements(agg.collection, env, agg)
+        elements = static_elements(self.model, agg.collection, env, agg)
         if elements is None:
             raise TranslationError(agg, "`all` in a union must range over players, teams or names")
         out = []
@@ -385,7 +394,11 @@ class CardSetMixin(CoreCompiler):
         ``?cur_S``; this gives the environment and context to compile it in, and the literals
         binding the parameter here. None when it cannot (or need not) be lifted."""
         from translators.recycle.emit.expressions import ParamCtl
-        from translators.recycle.syntax.nodes import Others, RelativePlayer, RelativeTeam
+        from translators.recycle.syntax.nodes import (
+            Others,
+            RelativePlayer,
+            RelativeTeam,
+        )
 
         if isinstance(ctl, ParamCtl):
             return None
@@ -413,7 +426,11 @@ class CardSetMixin(CoreCompiler):
     def ctl_key(self, node: Any, env: Env, ctl: Ctl) -> Any:
         """The part of a control context an expression depends on (None when it reads no seat
         and no top of a pile)."""
-        from translators.recycle.syntax.nodes import Others, RelativePlayer, RelativeTeam
+        from translators.recycle.syntax.nodes import (
+            Others,
+            RelativePlayer,
+            RelativeTeam,
+        )
 
         for sub in _deep(node, env):
             if isinstance(sub, (RelativePlayer, RelativeTeam, Others, CardAt, ExtremeCard)):

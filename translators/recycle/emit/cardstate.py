@@ -27,9 +27,9 @@ from itertools import pairwise
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.analysis.model import GameModel, Location
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.analysis.vocabulary import c, f, loc, num, nxt, rule, true
+from translators.recycle.symbols.model import GameModel, Location
+from translators.recycle.symbols.vocabulary import c, f, loc, num, nxt, rule, true
 
 #: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
 MEMORY_CAP = 16
@@ -70,7 +70,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
         for card in model.cards:
             book.add(rule(f("card", c(card.id))))
             for key, value in card.attrs:
-                from translators.recycle.analysis.vocabulary import name
+                from translators.recycle.symbols.vocabulary import name
 
                 book.add(rule(f("attr", c(card.id), name(key), name(value))))
         for place in model.locations:

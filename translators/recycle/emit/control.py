@@ -20,12 +20,12 @@ from typing import Literal as TypingLiteral
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
-from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.batches import Batch
+from translators.recycle.analysis.batches import Batch
 from translators.recycle.emit.expressions import SourceCtl, Val
-from translators.recycle.analysis.model import GameModel
+from translators.recycle.ir import nodes as ir
 from translators.recycle.rulebook.book import RuleBook, describe
-from translators.recycle.analysis.vocabulary import Fresh, c, f, rule, true
+from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.vocabulary import Fresh, c, f, rule, true
 
 #: A seat source: ("fluent", stage) | ("copy", source) | ("adv", source, stage, uses_queue)
 #: | ("teamof", source).

@@ -15,17 +15,25 @@ from typing import TYPE_CHECKING, Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Term, Variable
-from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.batches import Batch
-from translators.recycle.emit.expressions import StepCtl, positive_vars
-from translators.recycle.ir.nodes import Env, Sym
-from translators.recycle.ir.lower import deref
-from translators.recycle.analysis.model import Location
-from translators.recycle.syntax.nodes import CardAt, CardLocation, IntStorage, Node, Var
+from translators.recycle.analysis.batches import Batch
 from translators.recycle.analysis.places import concrete
+from translators.recycle.emit.expressions import StepCtl, positive_vars
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.rulebook.book import describe
+from translators.recycle.symbols.model import Location
+from translators.recycle.symbols.vocabulary import (
+    c,
+    does,
+    f,
+    name,
+    num,
+    nxt,
+    rule,
+    true,
+)
+from translators.recycle.syntax.nodes import CardAt, CardLocation, IntStorage, Node, Var
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import c, does, f, name, num, nxt, rule, true
 
 if TYPE_CHECKING:
     from translators.recycle.emit.assembly import Compiler

@@ -19,11 +19,30 @@ from typing import TYPE_CHECKING, Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
+from translators.recycle.emit.arith import (
+    FALSE,
+    Interval,
+    Tables,
+    apply,
+    fib,
+    holds,
+    tri,
+)
 from translators.recycle.ir import nodes as ir
-from translators.recycle.emit.arith import FALSE, Interval, Tables, apply, fib, holds, tri
-from translators.recycle.ir.nodes import Env, Fixed, Sym
-from translators.recycle.ir.lower import deref
-from translators.recycle.analysis.model import GameModel
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.vocabulary import (
+    UNSET,
+    Fresh,
+    c,
+    f,
+    name,
+    num,
+    rule,
+    true,
+)
 from translators.recycle.syntax.nodes import (
     ActualCard,
     And,
@@ -59,9 +78,7 @@ from translators.recycle.syntax.nodes import (
 from translators.recycle.syntax.nodes import (
     Not as RNot,
 )
-from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import UNSET, Fresh, c, f, name, num, rule, true
 
 if TYPE_CHECKING:
     from translators.recycle.emit.effects import EffectEmitter
@@ -432,9 +449,8 @@ class CoreCompiler:
 
     def quantified(self, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]:
         """``(all COLL 'V COND)`` / ``(any COLL 'V COND)``."""
-        from translators.recycle.ir.lower import Lowerer
 
-        elements = Lowerer(self.model).static_elements(node.collection, env, node)
+        elements = static_elements(self.model, node.collection, env, node)
         if elements is not None:
             parts: list[list[Literal]] = []
             for binding, conds in elements:
@@ -684,9 +700,8 @@ class CoreCompiler:
 
     def int_agg(self, node: IntAgg, env: Env, ctl: Ctl) -> Val:
         """``(all COLL 'V (OWNER sto NAME))``: the sum over a static collection."""
-        from translators.recycle.ir.lower import Lowerer
 
-        elements = Lowerer(self.model).static_elements(node.collection, env, node)
+        elements = static_elements(self.model, node.collection, env, node)
         if elements is None or any(conds for _, conds in elements):
             raise TranslationError(node, "a sum over storage needs a fixed collection (players, teams)")
         lits: list[Literal] = []
@@ -708,7 +723,7 @@ class CoreCompiler:
 
     def family(self, node: IntStorage, env: Env) -> tuple[str, str]:
         """The (owner kind, NAME) family of an integer storage cell."""
-        from translators.recycle.analysis.model import owner_kind
+        from translators.recycle.symbols.model import owner_kind
 
         real, real_env = deref(node.owner, env)
         if isinstance(real, Var) and isinstance(real_env.get(real.name), (Fixed, Sym)):

@@ -17,9 +17,9 @@ from ggp.gdl.rules import Not
 from ggp.gdl.terms import Variable
 from translators.recycle.emit.expressions import CoreCompiler, FixedSeatCtl
 from translators.recycle.ir.nodes import Env
-from translators.recycle.syntax.nodes import IntStorage
 from translators.recycle.rulebook.book import describe
-from translators.recycle.analysis.vocabulary import c, f, num, rule
+from translators.recycle.symbols.vocabulary import c, f, num, rule
+from translators.recycle.syntax.nodes import IntStorage
 
 
 def goal_value(below: int, tied: int, players: int) -> int:
@@ -39,7 +39,7 @@ def emit_goals(comp: CoreCompiler, env: Env) -> None:
     scoring = model.game.scoring
     n = model.players
     low, high = comp_.interval(scoring.value, env)
-    from translators.recycle.ir.lower import deref
+    from translators.recycle.ir.nodes import deref
     from translators.recycle.syntax.nodes import RelativePlayer, TeamOf
 
     real, real_env = deref(scoring.value, env)

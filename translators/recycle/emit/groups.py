@@ -18,15 +18,15 @@ from typing import Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Term, Variable
-from translators.recycle.ir import nodes as ir
 from translators.recycle.emit.arith import FALSE
 from translators.recycle.emit.expressions import CoreCompiler, Ctl, Val, substitute
-from translators.recycle.ir.nodes import Env
-from translators.recycle.ir.lower import SLOTS, deref
-from translators.recycle.syntax.nodes import CardLocation, Run, Slice
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.lower import SLOTS
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
+from translators.recycle.symbols.vocabulary import c, f, num, rule, true
+from translators.recycle.syntax.nodes import CardLocation, Run, Slice
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import c, f, num, rule, true
 
 
 class GroupMixin(CoreCompiler):

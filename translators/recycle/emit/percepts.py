@@ -18,9 +18,9 @@ from __future__ import annotations
 from ggp.gdl.rules import Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.analysis.model import GameModel
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.analysis.vocabulary import HIDDEN, c, f, loc, num, rule
+from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.vocabulary import HIDDEN, c, f, loc, num, rule
 
 
 def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> None:

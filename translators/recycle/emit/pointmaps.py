@@ -13,13 +13,12 @@ from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal
 from ggp.gdl.terms import Constant, Term, Variable
-from translators.recycle.ir import nodes as ir
 from translators.recycle.emit.expressions import CoreCompiler, Ctl, Val
-from translators.recycle.ir.nodes import Env, Fixed
-from translators.recycle.ir.lower import deref
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Env, Fixed, deref
+from translators.recycle.symbols.vocabulary import c, f, name, num, rule, true
 from translators.recycle.syntax.nodes import Name, PointStorage, SetPoints, Var
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import c, f, name, num, rule, true
 
 #: One award of a ``set``: its (key, value) pairs (a value is a name, or None when dynamic,
 #: then the index of its stored value) and its points.
@@ -33,7 +32,7 @@ class PointMapMixin(CoreCompiler):
         """(owner kind, name) of a point-map expression."""
         real, _real_env = deref(pm, env)
         if isinstance(real, PointStorage):
-            from translators.recycle.analysis.model import owner_kind
+            from translators.recycle.symbols.model import owner_kind
 
             if not isinstance(real.name, Name):
                 raise TranslationError(pm, "point maps need literal names")

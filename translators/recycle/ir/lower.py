@@ -19,8 +19,24 @@ from typing import Any, TypeVar
 
 from ggp.gdl.terms import Variable
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Alias, Domain, Env, Fixed, Guard, StageRef, Sym
-from translators.recycle.analysis.model import GameModel
+from translators.recycle.ir.elements import (
+    expression_kind,
+    static_elements,
+    static_literal,
+)
+from translators.recycle.ir.nodes import (
+    Alias,
+    Domain,
+    Env,
+    Fixed,
+    Guard,
+    StageRef,
+    Sym,
+    deref,
+)
+from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.vocabulary import c, name, num
+from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     AllPlayers,
@@ -65,9 +81,7 @@ from translators.recycle.syntax.nodes import (
     TurnPass,
     Var,
 )
-from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.translation_error import TranslationError
-from translators.recycle.analysis.vocabulary import c, name, num
 
 #: How many members of a collection ``subsets`` and ``runs`` look at.
 SLOTS = 5
@@ -76,16 +90,6 @@ SLOTS = 5
 Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
 #: An effect class, for :meth:`Lowerer.effect`.
 E = TypeVar("E", bound=ir.Effect)
-
-
-def deref(node: Any, env: Env) -> tuple[Any, Env]:
-    """Follow ``let``/``declare`` aliases: the expression a variable stands for."""
-    while isinstance(node, Var):
-        binding = env.get(node.name)
-        if not isinstance(binding, Alias):
-            break
-        node, env = binding.expr, binding.env
-    return node, env
 
 
 class Lowerer:
@@ -304,7 +308,7 @@ class Lowerer:
         fork = self.fork_nodes.get(id(node))
         if fork is not None:
             return self.item(node.body, env.bind(node.var.name, fork), guards, fwd)
-        elements = self.static_elements(node.collection, env, node)
+        elements = static_elements(self.model, node.collection, env, node)
         if elements is not None:
             out: list[ir.Effect] = []
             for binding, conds in elements:
@@ -317,7 +321,7 @@ class Lowerer:
                 out += got
             return out
         coll, coll_env = deref(node.collection, env)
-        kind = self.kind(coll, coll_env)
+        kind = expression_kind(coll, coll_env)
         if kind == "cards":
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
@@ -339,7 +343,7 @@ class Lowerer:
         points = getattr(coll, "points", None)
         least = 1
         if isinstance(coll, Runs):
-            least = self.literal(coll.length, coll_env) or 1
+            least = static_literal(coll.length, coll_env) or 1
         out: list[ir.Effect] = []
         for size in range(least, SLOTS + 1):
             for slots in combinations(range(1, SLOTS + 1), size):
@@ -382,20 +386,6 @@ class Lowerer:
             out += got
         return out
 
-    def kind(self, node: Any, env: Env) -> str:
-        """The kind of an expression, looking through variables."""
-        if isinstance(node, Var):
-            binding = env.get(node.name)
-            if isinstance(binding, Alias):
-                return self.kind(*deref(node, env))
-            if isinstance(binding, (Fixed, Sym)):
-                return binding.kind
-        if isinstance(node, Filter):
-            return self.kind(*deref(node.collection, env)) if isinstance(node.collection, Var) else kind_of(node)
-        if isinstance(node, ir.SlotSet):
-            return "cards"
-        return kind_of(node)
-
     def new_guard(self, cond: Node, env: Env) -> Guard:
         """A new guard (its anchor is set by the first effect it covers)."""
         self.guard_count += 1
@@ -408,64 +398,6 @@ class Lowerer:
         self.vars += 1
         prefix = {"card": "c", "player": "p", "team": "t", "str": "s", "int": "n"}.get(kind, "x")
         return Sym(Variable(f"{prefix}{self.vars}"), kind, sort, domain)
-
-    def static_elements(self, coll: Any, env: Env, where: Node) -> list[tuple[ir.Binding, list[tuple[Node, Env]]]] | None:
-        """The elements of a statically known collection, each with the conditions under which
-        it is a member (evaluated with the element bound); None for a dynamic (card) collection."""
-        real, real_env = deref(coll, env)
-        model = self.model
-        at = {"line": where.line, "column": where.column}
-        if isinstance(real, AllPlayers):
-            return [(Fixed(c(s), "player"), []) for s in model.seats]
-        if isinstance(real, AllTeams):
-            return [(Fixed(c(t), "team"), []) for t in model.team_names]
-        if isinstance(real, NameList):
-            return [(Fixed(name(n), "str"), []) for n in real.names]
-        if isinstance(real, Range):
-            low, high = self.literal(real.low, real_env), self.literal(real.high, real_env)
-            if low is None or high is None:
-                raise TranslationError(real, "a range needs literal bounds")
-            return [(Fixed(num(i), "int"), []) for i in range(low, high + 1)]
-        if isinstance(real, Others):
-            kind = real.kind
-            current: RelativePlayer | RelativeTeam = RelativePlayer("current", **at) if kind == "player" else RelativeTeam("current", **at)
-            names = model.seats if kind == "player" else model.team_names
-            out: list[tuple[ir.Binding, list[tuple[Node, Env]]]] = []
-            for element in names:
-                binding = Fixed(c(element), kind)
-                test = Compare("!=", Var("_E", kind=kind, **at), current, kind=kind, **at)
-                out.append((binding, [(test, real_env.bind("_E", binding))]))
-            return out
-        if isinstance(real, (RelativeTeam, TeamAt, TeamOf)) or (
-            isinstance(real, Var) and self.kind(real, real_env) == "team"
-        ):
-            out = []
-            for seat in model.seats:
-                binding = Fixed(c(seat), "player")
-                test = Compare("==", TeamOf(Var("_E", kind="player", **at), **at), real, kind="team", **at)
-                out.append((binding, [(test, real_env.bind("_E", binding))]))
-            return out
-        if isinstance(real, Filter):
-            inner = self.static_elements(real.collection, real_env, where)
-            if inner is None:
-                return None
-            return [(b, conds + [(real.condition, real_env.bind(real.var.name, b))]) for b, conds in inner]
-        if isinstance(real, Var):
-            bound = real_env.get(real.name)
-            if isinstance(bound, Fixed):
-                raise TranslationError(where, "cannot iterate over a single value")
-        return None
-
-    def literal(self, node: Any, env: Env) -> int | None:
-        """An integer known statically (a literal or a declared literal), else None."""
-        real, real_env = deref(node, env)
-        if isinstance(real, IntLit):
-            return real.value
-        if isinstance(real, Var):
-            binding = real_env.get(real.name)
-            if isinstance(binding, Fixed) and binding.kind == "int":
-                return int(binding.term.name)
-        return None
 
     # -- choices --------------------------------------------------------------------------------
 
@@ -500,20 +432,20 @@ class Lowerer:
             self.find_forks(node.body, env.bind(node.var.name, Alias(node.value, env)), forks, cid)
         elif isinstance(node, ActionAgg) and node.quantifier == "any":
             real, real_env = deref(node.collection, env)
-            kind = self.kind(real, real_env)
+            kind = expression_kind(real, real_env)
             element = {"cards": "card", "players": "player", "teams": "team", "strs": "str", "ints": "int",
                        "team": "player"}.get(kind)
             if element is None:
                 raise TranslationError(node, f"a choice cannot fork over this collection ({kind})")
             sort = {"card": "card", "player": "seat", "team": "team"}.get(element, "")
             if element == "str":
-                elements = self.static_elements(real, real_env, node)
+                elements = static_elements(self.model, real, real_env, node)
                 assert elements is not None
                 sort = "name:" + ",".join(b.term.name for b, _ in elements)  # type: ignore[union-attr]
             elif element == "int":
                 if not isinstance(real, Range):
                     raise TranslationError(node, "a choice forks over integers only through a range")
-                low, high = self.literal(real.low, real_env), self.literal(real.high, real_env)
+                low, high = static_literal(real.low, real_env), static_literal(real.high, real_env)
                 sort = f"int:{low}:{high}"
             sym = self.new_sym(element, sort, Domain(node.collection, env, cid))
             self.fork_nodes[id(node)] = sym

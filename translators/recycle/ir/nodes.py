@@ -11,10 +11,10 @@ enclosing conditional actions) it runs under. :mod:`.lower` builds this from the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from ggp.gdl.terms import Term, Variable
-from translators.recycle.syntax.nodes import IntStorage, Node, Relative, StrStorage
+from translators.recycle.syntax.nodes import IntStorage, Node, Relative, StrStorage, Var
 
 Kind = str
 
@@ -121,6 +121,16 @@ class Env:
             if isinstance(value, Sym) and value not in out:
                 out.append(value)
         return out
+
+
+def deref(node: Any, env: Env) -> tuple[Any, Env]:
+    """Follow ``let``/``declare`` aliases: the expression a variable stands for."""
+    while isinstance(node, Var):
+        binding = env.get(node.name)
+        if not isinstance(binding, Alias):
+            break
+        node, env = binding.expr, binding.env
+    return node, env
 
 
 @dataclass(frozen=True)
@@ -345,4 +355,5 @@ __all__ = [
     "StageNode",
     "StageRef",
     "Sym",
+    "deref",
 ]

@@ -18,8 +18,8 @@ from lark.lexer import PatternStr
 
 from ggp.errors import Location, Problem
 from translators.recycle.syntax.errors import RecycleSyntaxError, friendly_error
-from translators.recycle.syntax.nodes import Game
 from translators.recycle.syntax.kinds import resolve
+from translators.recycle.syntax.nodes import Game
 from translators.recycle.syntax.transformer import ToNodes
 
 #: The constructs :func:`parse_fragment` reads, by the name of their grammar rule.

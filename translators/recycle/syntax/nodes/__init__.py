@@ -72,7 +72,13 @@ from translators.recycle.syntax.nodes.flow import (
     Let,
     Stage,
 )
-from translators.recycle.syntax.nodes.game import CreatePlayers, Declare, Game, Scoring, Setup
+from translators.recycle.syntax.nodes.game import (
+    CreatePlayers,
+    Declare,
+    Game,
+    Scoring,
+    Setup,
+)
 from translators.recycle.syntax.nodes.logic import (
     And,
     BoolAgg,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ggp.errors import Location, Problem, Severity
+from translators.recycle.symbols.scopes import check_variables
+from translators.recycle.symbols.truth import truth
 from translators.recycle.syntax.errors import RecycleSyntaxError
 from translators.recycle.syntax.nodes import (
     ActionAgg,
@@ -37,8 +39,6 @@ from translators.recycle.syntax.nodes import (
     Var,
 )
 from translators.recycle.syntax.parser import parse_recycle_file
-from translators.recycle.analysis.scopes import check_variables
-from translators.recycle.analysis.truth import truth
 
 _POINT_USERS = (Sum, Score, ExtremeCard, Sort, Run, Tuples, Runs)
 

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from ggp.gdl.terms import Variable
+from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Env, Fixed, Sym
-from translators.recycle.ir.lower import Lowerer, deref
-from translators.recycle.analysis.model import GameModel, Location
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import (
     ActualCard,
     BoolAgg,
@@ -46,7 +47,6 @@ from translators.recycle.syntax.nodes import (
     TeamOf,
     Var,
 )
-from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.translation_error import TranslationError
 
 #: A read or written thing: a tag and its parts (``("cards", location)``, ``("sto", owner, name)``...).
@@ -86,7 +86,6 @@ class AccessAnalysis:
         self.domains = domains
         self.ordered = ordered
         self.heapy = heapy
-        self.lowerer = Lowerer(model)
         #: Whether the increments of a cell must each take their own step (set by the
         #: translator for wide cells: adding up wide deltas in one step needs huge tables).
         self.separate_increments: Callable[[ir.SetInt], bool] = lambda effect: False
@@ -185,7 +184,7 @@ class AccessAnalysis:
             self.reads(node.collection, env, out, chance)
             kind = "card"
             try:
-                elements = self.lowerer.static_elements(node.collection, env, node)
+                elements = static_elements(self.model, node.collection, env, node)
             except TranslationError:
                 elements = None
             if elements:
@@ -328,7 +327,7 @@ class AccessAnalysis:
         if isinstance(real, SetOp) and isinstance(real.parts, tuple):
             return [loc for part in real.parts for loc in self.card_source_coll(part, real_env)]
         if isinstance(real, SetOp) and isinstance(real.parts, CardsAgg):
-            elements = self.lowerer.static_elements(real.parts.collection, real_env, real)
+            elements = static_elements(self.model, real.parts.collection, real_env, real)
             if elements is not None:
                 return [loc for b, _ in elements
                         for loc in self.card_source_coll(real.parts.body, real_env.bind(real.parts.var.name, b))]

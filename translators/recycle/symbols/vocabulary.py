@@ -12,7 +12,7 @@ from typing import cast
 
 from ggp.gdl.rules import Literal, Not, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from translators.recycle.analysis.model import Location
+from translators.recycle.symbols.model import Location
 
 #: Constants with a meaning of their own in the translation (RECYCLE names avoid them).
 RESERVED = frozenset({

@@ -15,6 +15,7 @@ from dataclasses import fields
 from typing import Any
 
 from ggp.errors import Location, Problem
+from translators.recycle.syntax.kinds import BINDERS, kind_of, point_map_variables
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     ActualCard,
@@ -73,7 +74,6 @@ from translators.recycle.syntax.nodes import (
     Tuples,
     Var,
 )
-from translators.recycle.syntax.kinds import BINDERS, kind_of, point_map_variables
 
 _INT = frozenset({"int"})
 _STR = frozenset({"str"})

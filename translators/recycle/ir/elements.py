@@ -1,0 +1,103 @@
+"""What a collection or expression of the IR is, seen statically: its kind, the elements of a
+collection known before play (players, teams, names, ranges), and integer literals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Alias, Env, Fixed, Sym, deref
+from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.vocabulary import c, name, num
+from translators.recycle.syntax.kinds import kind_of
+from translators.recycle.syntax.nodes import (
+    AllPlayers,
+    AllTeams,
+    Compare,
+    Filter,
+    IntLit,
+    NameList,
+    Node,
+    Others,
+    Range,
+    RelativePlayer,
+    RelativeTeam,
+    TeamAt,
+    TeamOf,
+    Var,
+)
+from translators.recycle.translation_error import TranslationError
+
+
+def expression_kind(node: Any, env: Env) -> str:
+    """The kind of an expression, looking through variables."""
+    if isinstance(node, Var):
+        binding = env.get(node.name)
+        if isinstance(binding, Alias):
+            return expression_kind(*deref(node, env))
+        if isinstance(binding, (Fixed, Sym)):
+            return binding.kind
+    if isinstance(node, Filter):
+        return expression_kind(*deref(node.collection, env)) if isinstance(node.collection, Var) else kind_of(node)
+    if isinstance(node, ir.SlotSet):
+        return "cards"
+    return kind_of(node)
+
+
+def static_elements(model: GameModel, coll: Any, env: Env, where: Node) -> list[tuple[ir.Binding, list[tuple[Node, Env]]]] | None:
+    """The elements of a statically known collection, each with the conditions under which
+    it is a member (evaluated with the element bound); None for a dynamic (card) collection."""
+    real, real_env = deref(coll, env)
+    at = {"line": where.line, "column": where.column}
+    if isinstance(real, AllPlayers):
+        return [(Fixed(c(s), "player"), []) for s in model.seats]
+    if isinstance(real, AllTeams):
+        return [(Fixed(c(t), "team"), []) for t in model.team_names]
+    if isinstance(real, NameList):
+        return [(Fixed(name(n), "str"), []) for n in real.names]
+    if isinstance(real, Range):
+        low, high = static_literal(real.low, real_env), static_literal(real.high, real_env)
+        if low is None or high is None:
+            raise TranslationError(real, "a range needs literal bounds")
+        return [(Fixed(num(i), "int"), []) for i in range(low, high + 1)]
+    if isinstance(real, Others):
+        kind = real.kind
+        current: RelativePlayer | RelativeTeam = RelativePlayer("current", **at) if kind == "player" else RelativeTeam("current", **at)
+        names = model.seats if kind == "player" else model.team_names
+        out: list[tuple[ir.Binding, list[tuple[Node, Env]]]] = []
+        for element in names:
+            binding = Fixed(c(element), kind)
+            test = Compare("!=", Var("_E", kind=kind, **at), current, kind=kind, **at)
+            out.append((binding, [(test, real_env.bind("_E", binding))]))
+        return out
+    if isinstance(real, (RelativeTeam, TeamAt, TeamOf)) or (
+        isinstance(real, Var) and expression_kind(real, real_env) == "team"
+    ):
+        out = []
+        for seat in model.seats:
+            binding = Fixed(c(seat), "player")
+            test = Compare("==", TeamOf(Var("_E", kind="player", **at), **at), real, kind="team", **at)
+            out.append((binding, [(test, real_env.bind("_E", binding))]))
+        return out
+    if isinstance(real, Filter):
+        inner = static_elements(model, real.collection, real_env, where)
+        if inner is None:
+            return None
+        return [(b, conds + [(real.condition, real_env.bind(real.var.name, b))]) for b, conds in inner]
+    if isinstance(real, Var):
+        bound = real_env.get(real.name)
+        if isinstance(bound, Fixed):
+            raise TranslationError(where, "cannot iterate over a single value")
+    return None
+
+
+def static_literal(node: Any, env: Env) -> int | None:
+    """An integer known statically (a literal or a declared literal), else None."""
+    real, real_env = deref(node, env)
+    if isinstance(real, IntLit):
+        return real.value
+    if isinstance(real, Var):
+        binding = real_env.get(real.name)
+        if isinstance(binding, Fixed) and binding.kind == "int":
+            return int(binding.term.name)
+    return None
