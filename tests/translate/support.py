@@ -10,9 +10,9 @@ from ggp.gdl.terms import Constant, Function, Term
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import State, StateMachine
 from tests.conftest import SHARED
-from translators.recycle.emit.assembly import Translation
 from translators.recycle.symbols.model import Location
 from translators.recycle.translate import translate_file
+from translators.recycle.translation import Translation
 
 CORPUS = SHARED / "corpus" / "recycle"
 REFERENCE = SHARED / "reference" / "cardstock-random-play.json"

@@ -18,8 +18,8 @@ from typing import Any
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Function
 from ggp.reasoner.machine import State, StateMachine
+from translators.recycle.symbols.vocabulary import RANDOM
 
-RANDOM = Constant("random")
 NOOP = Constant("noop")
 
 

@@ -11,7 +11,7 @@ not fixed statically cover every seat or team they could be.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -19,7 +19,7 @@ from typing import Any, TypeAlias
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.elements import static_elements, storage_family
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import (
@@ -81,14 +81,19 @@ class Batch:
 class AccessAnalysis:
     """Read and write sets of effects."""
 
-    def __init__(self, model: GameModel, domains: CardDomains, ordered: set[Location], heapy: set[Location]):
+    def __init__(self, model: GameModel, domains: CardDomains, ordered: set[Location], heapy: set[Location],
+                 wide: AbstractSet[tuple[str, str]] = frozenset()):
         self.model = model
         self.domains = domains
         self.ordered = ordered
         self.heapy = heapy
-        #: Whether the increments of a cell must each take their own step (set by the
-        #: translator for wide cells: adding up wide deltas in one step needs huge tables).
-        self.separate_increments: Callable[[ir.SetInt], bool] = lambda effect: False
+        #: Cell families kept in decimal digits: their increments each take their own step
+        #: (adding up wide deltas in one step needs huge tables).
+        self.wide = wide
+
+    def separate_increments(self, effect: ir.SetInt) -> bool:
+        """Whether the increments of ``effect``'s cell must each take their own step."""
+        return storage_family(effect.cell, effect.env) in self.wide
 
     def locations(self, node: Any, env: Env) -> list[Location]:
         """Concrete locations of a location expression."""
@@ -488,4 +493,56 @@ def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis,
     return batches
 
 
-__all__ = ["Access", "AccessAnalysis", "Batch", "conflicts", "make_batches"]
+@dataclass
+class StepPlan:
+    """Every block and every choice option of a program cut into batches (GDL steps)."""
+
+    #: Per block of the flow, its batches.
+    flow: dict[str, list[Batch]] = field(default_factory=dict)
+    #: Per (choice id, option index), the batches of the option.
+    options: dict[tuple[str, int], list[Batch]] = field(default_factory=dict)
+    #: Per block (of the flow or of an option, ``k1o0``), its batches.
+    blocks: dict[str, list[Batch]] = field(default_factory=dict)
+    #: Every batch by id.
+    batches: dict[str, Batch] = field(default_factory=dict)
+    #: The first batch of each option: its choice and option.
+    option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]] = field(default_factory=dict)
+
+    @property
+    def batch_of(self) -> dict[int, str]:
+        """The batch of every effect."""
+        return {e.id: b.id for b in self.batches.values() for e in b.effects}
+
+    @property
+    def batch_order(self) -> dict[str, tuple[str, int]]:
+        """Each batch's block and position in it."""
+        return {b.id: (b.block, b.index) for b in self.batches.values()}
+
+
+def plan_steps(program: ir.Program, analysis: AccessAnalysis) -> StepPlan:
+    """Batch every block and every choice option of ``program``."""
+    plan = StepPlan()
+
+    def collect(items: list[ir.Item]) -> None:
+        for item in items:
+            if isinstance(item, ir.Block):
+                got = make_batches(item.id, item.effects, analysis, program)
+                plan.flow[item.id] = got
+                plan.blocks[item.id] = got
+                plan.batches.update((b.id, b) for b in got)
+            elif isinstance(item, ir.ChoiceNode):
+                for option in item.options:
+                    block = f"{item.id}o{option.index}"
+                    got = make_batches(block, option.effects, analysis, program, option=True)
+                    plan.options[(item.id, option.index)] = got
+                    plan.blocks[block] = got
+                    plan.batches.update((b.id, b) for b in got)
+                    plan.option_first[got[0].id] = (item, option)
+            else:
+                collect(item.body)
+
+    collect(program.body)
+    return plan
+
+
+__all__ = ["Access", "AccessAnalysis", "Batch", "StepPlan", "conflicts", "make_batches", "plan_steps"]

@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from translators.recycle.emit.arith import Interval, apply, fib, tri
+from translators.recycle.analysis.integers import Interval, apply, fib, tri
+from translators.recycle.analysis.places import CardDomains
+from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.elements import expression_kind, static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import GameModel, owner_kind
 from translators.recycle.syntax.nodes import (
@@ -78,18 +80,41 @@ def arith_interval(op: str, a: Interval, b: Interval) -> Interval:
 class Ranges:
     """Intervals of integer expressions and storage cells."""
 
-    def __init__(self, model: GameModel, program: ir.Program, size_bound: Callable[[Any, Env], int],
-                 sum_interval: Callable[[Any, Env], Interval], score_interval: Callable[[Any, Env], Interval],
+    def __init__(self, model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps,
                  exec_bound: Callable[[ir.Effect], int | None]):
         self.model = model
         self.program = program
-        self.size_bound = size_bound
-        self.sum_interval = sum_interval
-        self.score_interval = score_interval
+        self.domains = domains
+        self.pointmaps = pointmaps
         self.exec_bound = exec_bound
         self.cells: dict[tuple[str, str], Interval] = {}
         self.wide: dict[tuple[str, str], Interval] = {}
         self.solve()
+
+    def size_bound(self, coll: Any, env: Env) -> int:
+        """How many elements a collection can have."""
+        real, real_env = deref(coll, env)
+        kind = expression_kind(real, real_env)
+        if kind in ("players", "team"):
+            return self.model.players
+        if kind == "teams":
+            return len(self.model.teams)
+        return len(self.domains.cards(real, real_env))
+
+    def sum_interval(self, node: Sum, env: Env) -> Interval:
+        """The range of a sum of points over the cards that can be members."""
+        low = high = 0
+        for cid in self.domains.cards(node.cards, env):
+            values = self.pointmaps.card_values(node.points, env, cid)
+            low += min(0, min(values))
+            high += max(0, max(values))
+        return low, high
+
+    def score_interval(self, node: Score, env: Env) -> Interval:
+        """The range of one card's points."""
+        cards = self.domains.card_cards(node.card, env)
+        values = {v for cid in cards for v in self.pointmaps.card_values(node.points, env, cid)} or {0}
+        return min(values), max(values)
 
     def cell(self, kind: str, label: str) -> Interval:
         """The range of a storage cell family (every owner of a kind shares one)."""
@@ -282,4 +307,17 @@ def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True)
     return out
 
 
-__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull"]
+def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps) -> Ranges:
+    """Integer ranges: with generous loop bounds, or modest ones when the generous bounds make a
+    cell's range too large (see :func:`execution_bounds`)."""
+    bounds = execution_bounds(program, model)
+    try:
+        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id))
+    except TranslationError:
+        modest = execution_bounds(program, model, nested=False)
+        if modest == bounds:
+            raise
+        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id))
+
+
+__all__ = ["integer_ranges", "LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull"]

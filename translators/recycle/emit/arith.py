@@ -8,59 +8,17 @@ table unless the program adds two such values.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 
-from ggp.gdl.rules import Distinct, Literal
-from ggp.gdl.terms import Constant
+from translators.recycle.analysis.integers import Interval, apply, holds
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.vocabulary import f, num, rule
-
-Interval = tuple[int, int]
 
 #: At most this many rows in one table (a bigger one stops the translation with an error).
 TABLE_LIMIT = 200_000
 
-#: A literal that never holds (for an empty table or a comparison that cannot be true).
-FALSE: Literal = Distinct(Constant("a"), Constant("a"))
-
-_BINARY: dict[str, Callable[[int, int], int | None]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": lambda a, b: a // b if b else None,
-    "%": lambda a, b: a % b if b else None,
-    "^": lambda a, b: a**b if b >= 0 and abs(a) ** b < 10**9 else None,
-}
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
-    "<=": operator.le, ">=": operator.ge,
-}
 _WORDS = {"+": "plus", "-": "minus", "*": "times", "//": "div", "%": "mod", "^": "pow",
           "==": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
-
-
-def apply(op: str, a: int, b: int) -> int | None:
-    """``a op b`` (None when undefined, e.g. division by zero)."""
-    return _BINARY[op](a, b)
-
-
-def holds(op: str, a: int, b: int) -> bool:
-    """Whether ``a op b`` for a comparison operator."""
-    return _COMPARE[op](a, b)
-
-
-def tri(n: int) -> int:
-    """The n-th triangular number."""
-    return n * (n + 1) // 2
-
-
-def fib(n: int) -> int:
-    """The n-th Fibonacci number (fib 0 = 0, fib 1 = 1)."""
-    a, b = 0, 1
-    for _ in range(max(n, 0)):
-        a, b = b, a + b
-    return a
 
 
 class Tables:
@@ -138,4 +96,4 @@ def _size(a: Interval) -> int:
     return max(a[1] - a[0] + 1, 0)
 
 
-__all__ = ["FALSE", "TABLE_LIMIT", "Interval", "Tables", "apply", "fib", "holds", "tri"]
+__all__ = ["TABLE_LIMIT", "Tables"]

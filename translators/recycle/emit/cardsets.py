@@ -18,23 +18,18 @@ from typing import Any
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from translators.recycle.analysis.places import CardDomains, concrete
-from translators.recycle.emit.arith import FALSE, Interval
-from translators.recycle.emit.expressions import (
-    _TRUE,
-    CoreCompiler,
-    Ctl,
-    Val,
-    lit_vars,
-    substitute,
-)
+from translators.recycle.analysis.constants import static_int
+from translators.recycle.analysis.integers import Interval, holds
+from translators.recycle.analysis.places import concrete
+from translators.recycle.emit.contexts import Ctl, ParamCtl, Val
+from translators.recycle.emit.literals import ALWAYS, FALSE, lit_vars, substitute
+from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import describe
-from translators.recycle.symbols.model import Location
 from translators.recycle.symbols.vocabulary import (
-    NOOP,
+    RANDOM,
     c,
     does,
     f,
@@ -51,6 +46,9 @@ from translators.recycle.syntax.nodes import (
     ExtremeCard,
     Filter,
     Name,
+    Others,
+    RelativePlayer,
+    RelativeTeam,
     Run,
     SetOp,
     Slice,
@@ -61,523 +59,492 @@ from translators.recycle.syntax.nodes import (
 )
 from translators.recycle.translation_error import TranslationError
 
-RANDOM = Constant("random")
 #: A seat parameter of a lifted chain: ("bind", literals reading the seat, the seat, the parameter).
 SeatBind = tuple[str, list[Literal], Term, Variable]
 
 
-class CardSetMixin(CoreCompiler):
-    """Card collections for the compiler (mixed into :class:`~.translate.Compiler`)."""
+def loc_term(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
+    """``(loc OWNER VIS NAME)`` of a location expression."""
+    real, real_env = deref(node, env)
+    if not isinstance(real, CardLocation):
+        raise TranslationError(node, "a card location is expected here")
+    lits, owner = cx.owner(real.owner, real_env, ctl)
+    label, label_env = deref(real.name, real_env)
+    nm: Term
+    if isinstance(label, Name):
+        nm = name(label.text)
+    elif isinstance(label, Var) and isinstance(label_env.get(label.name), (Fixed, Sym)):
+        binding = label_env.get(label.name)
+        nm = binding.term if isinstance(binding, Fixed) else binding.var  # type: ignore[union-attr]
+    else:
+        raise TranslationError(real, "cannot tell which location this is")
+    return lits, Function("loc", (owner, Constant(real.visibility), nm))
 
-    domains: CardDomains
-    ordered: set[Location]
-    heapy: set[Location]
-    chance_uses: dict[str, list[tuple[str, list[Literal], list[Literal], Variable]]]
-    current_guards: list[Literal]
 
-    # -- locations and membership -------------------------------------------------------------
+def member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
+    """Literals holding when ``card`` is in the collection."""
+    real, real_env = deref(coll, env)
+    if isinstance(real, CardLocation):
+        lits, loc = loc_term(cx, real, real_env, ctl)
+        fluent = "copy" if real.visibility == "mem" else "at"
+        return lits + [true(f(fluent, card, loc))]
+    if isinstance(real, Filter):
+        inner = real_env.bind(real.var.name, _bind_card(card))
+        return cx.member(real.collection, real_env, ctl, card) + cx.cond(real.condition, inner, ctl)
+    if isinstance(real, Sort):
+        return cx.member(real.cards, real_env, ctl, card)
+    if isinstance(real, (SetOp, CardsAgg)):
+        pieces = parts(cx, real, real_env)
+        alts = [cx.member(part, part_env, ctl, card) for part, part_env in pieces]
+        if isinstance(real, SetOp) and real.op == "intersect":
+            return [lit for alt in alts for lit in alt]
+        if isinstance(real, SetOp) and real.op == "disjunction":
+            raise TranslationError(real, "`disjunction` is not supported")
+        if len(alts) == 1:
+            return alts[0]
+        extra = [(card, "card")] if isinstance(card, Variable) and card not in {s.var for s in env.syms()} else []
+        atom = cx.aux("in", alts, real_env, real, extra=extra,
+                        key=("in", real, real_env, ctl.key, card if not extra else None))
+        return [atom]
+    if isinstance(real, Var):
+        binding = real_env.get(real.name)
+        if isinstance(binding, Sym) and binding.domain is not None:
+            return cx.member(binding.domain.collection, binding.domain.env, ctl, card)
+    if isinstance(real, ir.SlotSet):
+        return cx.slot_member(real, real_env, ctl, card)
+    if isinstance(real, Slice):
+        return cx.slice_member(real, real_env, ctl, card)
+    if isinstance(real, CollectionAt):
+        groups, groups_env = deref(real.groups, real_env)
+        if isinstance(groups, Tuples) and real.position == "top":
+            return top_tuple_member(cx, groups, groups_env, ctl, card)
+    if isinstance(real, Tuples):
+        return top_tuple_member(cx, real, real_env, ctl, card)
+    raise TranslationError(coll, f"cannot use `{describe(coll)}` as a card collection here")
 
-    def loc_term(self, node: Any, env: Env, ctl: Ctl) -> Val:
-        """``(loc OWNER VIS NAME)`` of a location expression."""
-        real, real_env = deref(node, env)
-        if not isinstance(real, CardLocation):
-            raise TranslationError(node, "a card location is expected here")
-        lits, owner = self.owner(real.owner, real_env, ctl)
-        label, label_env = deref(real.name, real_env)
-        nm: Term
-        if isinstance(label, Name):
-            nm = name(label.text)
-        elif isinstance(label, Var) and isinstance(label_env.get(label.name), (Fixed, Sym)):
-            binding = label_env.get(label.name)
-            nm = binding.term if isinstance(binding, Fixed) else binding.var  # type: ignore[union-attr]
-        else:
-            raise TranslationError(real, "cannot tell which location this is")
-        return lits, Function("loc", (owner, Constant(real.visibility), nm))
 
-    def member(self, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
-        """Literals holding when ``card`` is in the collection."""
-        real, real_env = deref(coll, env)
-        if isinstance(real, CardLocation):
-            lits, loc = self.loc_term(real, real_env, ctl)
-            fluent = "copy" if real.visibility == "mem" else "at"
-            return lits + [true(f(fluent, card, loc))]
-        if isinstance(real, Filter):
-            inner = real_env.bind(real.var.name, _bind_card(card))
-            return self.member(real.collection, real_env, ctl, card) + self.cond(real.condition, inner, ctl)
-        if isinstance(real, Sort):
-            return self.member(real.cards, real_env, ctl, card)
-        if isinstance(real, (SetOp, CardsAgg)):
-            parts = self.parts(real, real_env)
-            alts = [self.member(part, part_env, ctl, card) for part, part_env in parts]
-            if isinstance(real, SetOp) and real.op == "intersect":
-                return [lit for alt in alts for lit in alt]
-            if isinstance(real, SetOp) and real.op == "disjunction":
-                raise TranslationError(real, "`disjunction` is not supported")
-            if len(alts) == 1:
-                return alts[0]
-            extra = [(card, "card")] if isinstance(card, Variable) and card not in {s.var for s in env.syms()} else []
-            atom = self.aux("in", alts, real_env, real, extra=extra,
-                            key=("in", real, real_env, ctl.key, card if not extra else None))
-            return [atom]
-        if isinstance(real, Var):
-            binding = real_env.get(real.name)
-            if isinstance(binding, Sym) and binding.domain is not None:
-                return self.member(binding.domain.collection, binding.domain.env, ctl, card)
-        if isinstance(real, ir.SlotSet):
-            return self.slot_member(real, real_env, ctl, card)
-        if isinstance(real, Slice):
-            return self.slice_member(real, real_env, ctl, card)
-        if isinstance(real, CollectionAt):
-            groups, groups_env = deref(real.groups, real_env)
-            if isinstance(groups, Tuples) and real.position == "top":
-                return self.top_tuple_member(groups, groups_env, ctl, card)
-        if isinstance(real, Tuples):
-            return self.top_tuple_member(real, real_env, ctl, card)
-        raise TranslationError(coll, f"cannot use `{describe(coll)}` as a card collection here")
+def tuple_groups(cx: Compiler, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]]:
+    lifted = lift(cx, node, env, ctl)
+    if lifted is not None:
+        inner, pctl, binds = lifted
+        values, quals, params = tuple_groups(cx, node, inner, pctl)
+        bound = {value: cx.aux("tuplehere", [unlift(cx, binds, [q])], env, node) for value, q in quals.items()}
+        return values, bound, [p for p in params if not str(p[0]).startswith("?cur_")]
+    return _tuple_groups(cx, node, env, ctl)
 
-    # -- tuples ------------------------------------------------------------------------------------
 
-    def tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]]:
-        lifted = self.lift(node, env, ctl)
-        if lifted is not None:
-            inner, pctl, binds = lifted
-            values, quals, params = self.tuple_groups(node, inner, pctl)
-            bound = {value: self.aux("tuplehere", [self.unlift(binds, [q])], env, node) for value, q in quals.items()}
-            return values, bound, [p for p in params if not str(p[0]).startswith("?cur_")]
-        return self._tuple_groups(node, env, ctl)
+def _tuple_groups(cx: Compiler, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]]:
+    """For each point value, a literal: at least N members score it (``tuples N``).
 
-    def _tuple_groups(self, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]]:
-        """For each point value, a literal: at least N members score it (``tuples N``).
-
-        ``(tuples N CARDS using P)`` is taken as one group per point value that at least N
-        cards of CARDS have (the cards with that value); groups are ordered by value, the top
-        group being the highest value.
-        """
-        key = ("tuples", node, env, ctl.key)
-        if key not in self.book.memo:
-            n = self.constant_int(node.size, env)
-            if n is None or n < 1:
-                raise TranslationError(node, "`tuples` needs a literal size")
-            cards = self.domain_cards(node.cards, env)
-            by_value: dict[int, list[str]] = {}
-            for cid in cards:
-                for value in self.card_values(node.points, env, cid):
-                    by_value.setdefault(value, []).append(cid)
-            quals: dict[int, Literal] = {}
-            params: list[tuple[Variable, str]] = []
-            for value in sorted(by_value):
-                members = by_value[value]
-                if len(members) < n:
+    ``(tuples N CARDS using P)`` is taken as one group per point value that at least N
+    cards of CARDS have (the cards with that value); groups are ordered by value, the top
+    group being the highest value.
+    """
+    key = ("tuples", node, env, ctl.key)
+    if key not in cx.book.memo:
+        n = static_int(node.size, env)
+        if n is None or n < 1:
+            raise TranslationError(node, "`tuples` needs a literal size")
+        cards = domain_cards(cx, node.cards, env)
+        by_value: dict[int, list[str]] = {}
+        for cid in cards:
+            for value in cx.pointmaps.card_values(node.points, env, cid):
+                by_value.setdefault(value, []).append(cid)
+        quals: dict[int, Literal] = {}
+        params: list[tuple[Variable, str]] = []
+        for value in sorted(by_value):
+            members = by_value[value]
+            if len(members) < n:
+                continue
+            items = []
+            for cid in members:
+                plits, pts = cx.points(node.points, env, ctl, c(cid))
+                has = plits
+                if not isinstance(pts, Variable) and int(pts.name) != value:
                     continue
-                items = []
-                for cid in members:
-                    plits, pts = self.points(node.points, env, ctl, c(cid))
-                    has = plits
-                    if not isinstance(pts, Variable) and int(pts.name) != value:
-                        continue
-                    if isinstance(pts, Variable):
-                        has = substitute(plits, pts, num(value))
-                    items.append(self.member(node.cards, env, ctl, c(cid)) + has)
-                params = self.context_params(env, items)
-                heads = [p for p, _ in params]
-                prefix = self.book.name("tuple", node)
-                m1, m2 = self.fresh("n"), self.fresh("n")
-                capped = self.book.name("sat")
-                with self.book.group(f"cards worth {value} in {describe(node)} (up to {n})", node):
-                    for x in range(n + 1):
-                        self.book.add(rule(f(capped, num(x), num(min(x + 1, n)))))
-                    self.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [self.sort_literal(v, s) for v, s in params]))
-                    for i, lits in enumerate(items, start=1):
-                        before = f(f"{prefix}_{i - 1}", *heads, m1)
-                        self.book.add(rule(f(f"{prefix}_{i}", *heads, m2), [before] + lits + [f(capped, m1, m2)]))
-                        self.book.add(rule(f(f"{prefix}_{i}", *heads, m1), [before] + self.negate(lits, env, node)))
-                quals[value] = f(f"{prefix}_{len(items)}", *heads, num(n))
-            self.book.memo[key] = (sorted(quals), quals, params)
-        groups: tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]] = self.book.memo[key]
-        return groups
+                if isinstance(pts, Variable):
+                    has = substitute(plits, pts, num(value))
+                items.append(cx.member(node.cards, env, ctl, c(cid)) + has)
+            params = context_params(cx, env, items)
+            heads = [p for p, _ in params]
+            prefix = cx.book.name("tuple", node)
+            m1, m2 = cx.fresh("n"), cx.fresh("n")
+            capped = cx.book.name("sat")
+            with cx.book.group(f"cards worth {value} in {describe(node)} (up to {n})", node):
+                for x in range(n + 1):
+                    cx.book.add(rule(f(capped, num(x), num(min(x + 1, n)))))
+                cx.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [cx.sort_literal(v, s) for v, s in params]))
+                for i, lits in enumerate(items, start=1):
+                    before = f(f"{prefix}_{i - 1}", *heads, m1)
+                    cx.book.add(rule(f(f"{prefix}_{i}", *heads, m2), [before] + lits + [f(capped, m1, m2)]))
+                    cx.book.add(rule(f(f"{prefix}_{i}", *heads, m1), [before] + cx.negate(lits, env, node)))
+            quals[value] = f(f"{prefix}_{len(items)}", *heads, num(n))
+        cx.book.memo[key] = (sorted(quals), quals, params)
+    groups: tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]] = cx.book.memo[key]
+    return groups
 
-    def top_tuple_member(self, node: Tuples, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
-        """Membership in the top group of ``tuples``: the highest value N cards share."""
-        values, quals, params = self.tuple_groups(node, env, ctl)
-        v = self.fresh("n")
-        clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
-        for i, value in enumerate(values):
-            higher: list[Literal] = [Not(quals[w]) for w in values[i + 1:]]
-            clauses.append(({v: num(value)}, [quals[value]] + higher))
-        top = self.define("toptuple", node, list(params) + [(v, "int:0:0")], clauses)
-        plits, pts = self.points(node.points, env, ctl, card)
-        same = substitute(plits, pts, v) if isinstance(pts, Variable) else plits + [f(top.name, *top.args[:-1], pts)]
-        member = self.member(node.cards, env, ctl, card)
-        return member + [top] + (same if isinstance(pts, Variable) else same[len(plits):])
 
-    def parts(self, node: Any, env: Env) -> list[tuple[Any, Env]]:
-        """The collections a union (of collections, or of one ``all``) is made of."""
-        agg = node.parts if isinstance(node, SetOp) else node
-        if isinstance(agg, tuple):
-            return [(p, env) for p in agg]
-        elements = static_elements(self.model, agg.collection, env, agg)
-        if elements is None:
-            raise TranslationError(agg, "`all` in a union must range over players, teams or names")
-        out = []
-        for binding, conds in elements:
-            if conds:
-                raise TranslationError(agg, "`all` in a union must range over a fixed collection")
-            out.append((agg.body, env.bind(agg.var.name, binding)))
-        return out
+def top_tuple_member(cx: Compiler, node: Tuples, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
+    """Membership in the top group of ``tuples``: the highest value N cards share."""
+    values, quals, params = tuple_groups(cx, node, env, ctl)
+    v = cx.fresh("n")
+    clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
+    for i, value in enumerate(values):
+        higher: list[Literal] = [Not(quals[w]) for w in values[i + 1:]]
+        clauses.append(({v: num(value)}, [quals[value]] + higher))
+    top = cx.define("toptuple", node, list(params) + [(v, "int:0:0")], clauses)
+    plits, pts = cx.points(node.points, env, ctl, card)
+    same = substitute(plits, pts, v) if isinstance(pts, Variable) else plits + [f(top.name, *top.args[:-1], pts)]
+    member = cx.member(node.cards, env, ctl, card)
+    return member + [top] + (same if isinstance(pts, Variable) else same[len(plits):])
 
-    def domain_cards(self, coll: Any, env: Env) -> list[str]:
-        """The cards that can be in a collection, in card-id order."""
-        return sorted(self.domains.cards(coll, env), key=lambda cid: int(cid[1:]))
 
-    def context_params(self, env: Env, lits_list: Sequence[Sequence[Literal]]) -> list[tuple[Variable, str]]:
-        """The context variables some of the bodies use."""
-        used: set[Variable] = set()
-        for lits in lits_list:
-            used |= lit_vars(lits)
-        return [(s.var, s.sort) for s in env.syms() if s.var in used]
+def parts(cx: Compiler, node: Any, env: Env) -> list[tuple[Any, Env]]:
+    """The collections a union (of collections, or of one ``all``) is made of."""
+    agg = node.parts if isinstance(node, SetOp) else node
+    if isinstance(agg, tuple):
+        return [(p, env) for p in agg]
+    elements = static_elements(cx.model, agg.collection, env, agg)
+    if elements is None:
+        raise TranslationError(agg, "`all` in a union must range over players, teams or names")
+    out = []
+    for binding, conds in elements:
+        if conds:
+            raise TranslationError(agg, "`all` in a union must range over a fixed collection")
+        out.append((agg.body, env.bind(agg.var.name, binding)))
+    return out
 
-    # -- sizes ---------------------------------------------------------------------------------
 
-    def exists(self, coll: Any, env: Env, ctl: Ctl) -> list[Literal]:
-        """Literals holding when the collection has a member."""
-        lifted = self.lift(coll, env, ctl)
-        if lifted is not None:
-            inner, pctl, binds = lifted
-            return self.unlift(binds, self.exists(coll, inner, pctl))
-        card = self.fresh("c")
-        lits = self.member(coll, env, ctl, card)
-        atom = self.aux("some", [lits], env, coll, key=("some", coll, env, self.ctl_key(coll, env, ctl)))
-        return [] if atom is not FALSE and not isinstance(atom, (Function, Constant)) else [atom]
+def domain_cards(cx: Compiler, coll: Any, env: Env) -> list[str]:
+    """The cards that can be in a collection, in card-id order."""
+    return sorted(cx.domains.cards(coll, env), key=lambda cid: int(cid[1:]))
 
-    def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
-        """``(size COLL) op k``."""
-        real, real_env = deref(coll, env)
-        if isinstance(real, ir.SlotSet):
-            from translators.recycle.emit.arith import holds
 
-            return [] if holds(op, len(real.slots), k) else [FALSE]
-        if isinstance(real, Run):
-            lits, value = self.run_length(real, real_env, ctl)
-            table = self.tables.test(op, k, (0, 13))
-            return lits + [f(table, value) if table else FALSE]
-        if isinstance(real, Tuples):
-            _, quals, _ = self.tuple_groups(real, real_env, ctl)
-            some = self.aux("tuples", [[q] for q in quals.values()], real_env, real,
-                            key=("tupsome", real, real_env, ctl.key))
-            exists = [] if some is _TRUE else [some]
-            if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
-                return self.negate(exists, env, coll)
-            if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
-                return exists
-            raise TranslationError(coll, "the size of `tuples` can only be compared with 0")
-        if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
-            return self.negate(self.exists(coll, env, ctl), env, coll)
-        if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
-            return self.exists(coll, env, ctl)
-        if k < 0:
-            return [] if op in (">", ">=", "!=") else [FALSE]
-        lits, value = self.count(coll, env, ctl, k + 1)
-        table = self.tables.test(op, k, (0, k + 1))
+def context_params(cx: Compiler, env: Env, lits_list: Sequence[Sequence[Literal]]) -> list[tuple[Variable, str]]:
+    """The context variables some of the bodies use."""
+    used: set[Variable] = set()
+    for lits in lits_list:
+        used |= lit_vars(lits)
+    return [(s.var, s.sort) for s in env.syms() if s.var in used]
+
+
+def exists(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> list[Literal]:
+    """Literals holding when the collection has a member."""
+    lifted = lift(cx, coll, env, ctl)
+    if lifted is not None:
+        inner, pctl, binds = lifted
+        return unlift(cx, binds, cx.exists(coll, inner, pctl))
+    card = cx.fresh("c")
+    lits = cx.member(coll, env, ctl, card)
+    atom = cx.aux("some", [lits], env, coll, key=("some", coll, env, ctl_key(cx, coll, env, ctl)))
+    return [] if atom is not FALSE and not isinstance(atom, (Function, Constant)) else [atom]
+
+
+def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
+    """``(size COLL) op k``."""
+    real, real_env = deref(coll, env)
+    if isinstance(real, ir.SlotSet):
+
+        return [] if holds(op, len(real.slots), k) else [FALSE]
+    if isinstance(real, Run):
+        lits, value = cx.run_length(real, real_env, ctl)
+        table = cx.tables.test(op, k, (0, 13))
         return lits + [f(table, value) if table else FALSE]
+    if isinstance(real, Tuples):
+        _, quals, _ = tuple_groups(cx, real, real_env, ctl)
+        some = cx.aux("tuples", [[q] for q in quals.values()], real_env, real,
+                        key=("tupsome", real, real_env, ctl.key))
+        exists = [] if some is ALWAYS else [some]
+        if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
+            return cx.negate(exists, env, coll)
+        if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
+            return exists
+        raise TranslationError(coll, "the size of `tuples` can only be compared with 0")
+    if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
+        return cx.negate(cx.exists(coll, env, ctl), env, coll)
+    if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
+        return cx.exists(coll, env, ctl)
+    if k < 0:
+        return [] if op in (">", ">=", "!=") else [FALSE]
+    lits, value = count(cx, coll, env, ctl, k + 1)
+    table = cx.tables.test(op, k, (0, k + 1))
+    return lits + [f(table, value) if table else FALSE]
 
-    def size_value(self, coll: Any, env: Env, ctl: Ctl) -> Val:
-        """``(size COLL)`` as a value."""
-        real, real_env = deref(coll, env)
-        if isinstance(real, ir.SlotSet):
-            return [], num(len(real.slots))
-        if isinstance(real, Run):
-            return self.run_length(real, real_env, ctl)
-        cards = self.domain_cards(real, real_env) if _is_cards(real) else None
-        if cards is None:
-            raise TranslationError(coll, "only the size of a card collection can be used as a value")
-        return self.count(coll, env, ctl, len(cards))
 
-    def count(self, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
-        """The number of members, saturating at ``cap``, with a chain over the possible members."""
-        lifted = self.lift(coll, env, ctl)
-        if lifted is not None:
-            inner, pctl, binds = lifted
-            lits, value = self.count(coll, inner, pctl, cap)
-            return self.unlift(binds, lits), value
-        key = ("count", coll, env, self.ctl_key(coll, env, ctl), cap)
-        cards = self.domain_cards(coll, env)
-        if key not in self.book.memo:
-            members = [self.member(coll, env, ctl, c(cid)) for cid in cards]
-            params = self.context_params(env, members)
-            step = self.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
-            capped = self.book.name("sat") if cap > 0 else None
-            if capped is not None:
-                with self.book.group(f"table: y = min(x + 1, {cap})"):
-                    for x in range(cap + 1):
-                        self.book.add(rule(f(capped, num(x), num(min(x + 1, cap)))))
-            del step
-            prefix = self.book.name("count", coll)
-            heads = [p for p, _ in params]
-            n, m = self.fresh("n"), self.fresh("n")
-            with self.book.group(f"count (up to {cap}): {describe(coll)}", coll):
-                self.book.add(rule(f(f"{prefix}_0", *heads, num(0)),
-                                   [self.sort_literal(v, s) for v, s in params]))
-                for i, lits in enumerate(members, start=1):
-                    before = f(f"{prefix}_{i - 1}", *heads, n)
-                    if capped is not None:
-                        self.book.add(rule(f(f"{prefix}_{i}", *heads, m), [before] + lits + [f(capped, n, m)]))
-                    self.book.add(rule(f(f"{prefix}_{i}", *heads, n), [before] + self.negate(lits, env, coll)))
-            self.book.memo[key] = (prefix, len(members), heads)
-        prefix, last, heads = self.book.memo[key]
-        v = self.fresh("n")
-        return [f(f"{prefix}_{last}", *heads, v)], v
+def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
+    """``(size COLL)`` as a value."""
+    real, real_env = deref(coll, env)
+    if isinstance(real, ir.SlotSet):
+        return [], num(len(real.slots))
+    if isinstance(real, Run):
+        return cx.run_length(real, real_env, ctl)
+    cards = domain_cards(cx, real, real_env) if _is_cards(real) else None
+    if cards is None:
+        raise TranslationError(coll, "only the size of a card collection can be used as a value")
+    return count(cx, coll, env, ctl, len(cards))
 
-    # -- sums -----------------------------------------------------------------------------------
 
-    def sum_value(self, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
-        """``(sum CARDS using P)`` with a chain over the possible members (saturating at ``cap``
-        when only comparisons with smaller constants need it; points are never negative)."""
-        real_cards, real_env = deref(node.cards, env)
-        if isinstance(real_cards, ir.SlotSet):
-            return self.slot_sum(real_cards, node.points, real_env, ctl)
-        lifted = self.lift(node, env, ctl)
-        if lifted is not None:
-            inner, pctl, binds = lifted
-            lits, value = self.sum_value(node, inner, pctl, cap)
-            return self.unlift(binds, lits), value
-        key = ("sum", node, env, self.ctl_key(node, env, ctl), cap)
-        if key not in self.book.memo:
-            cards = self.domain_cards(node.cards, env)
-            values = {cid: self.card_values(node.points, env, cid) for cid in cards}
-            cards = [cid for cid in cards if values[cid] != {0}]
-            members = [self.member(node.cards, env, ctl, c(cid)) for cid in cards]
-            points = [self.points(node.points, env, ctl, c(cid)) for cid in cards]
-            params = self.context_params(env, members + [p for p, _ in points])
-            heads = [p for p, _ in params]
-            prefix = self.book.name("sum", node)
-            low = high = 0
-            s1, s2 = self.fresh("n"), self.fresh("n")
-            with self.book.group(f"sum: {describe(node)}", node):
-                self.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [self.sort_literal(v, s) for v, s in params]))
-                for i, (cid, lits, (plits, pts)) in enumerate(zip(cards, members, points), start=1):
-                    vals = values[cid]
-                    before = f(f"{prefix}_{i - 1}", *heads, s1)
-                    if isinstance(pts, Variable):
-                        table = self.capped_add((low, high), (min(vals), max(vals)), cap)
-                        add: list[Literal] = [f(table, s1, pts, s2)] if table else [FALSE]
-                    else:
-                        table = self.capped_add((low, high), (int(pts.name), int(pts.name)), cap)
-                        add = [f(table, s1, pts, s2)] if table else [FALSE]
-                    self.book.add(rule(f(f"{prefix}_{i}", *heads, s2), [before] + lits + plits + add))
-                    self.book.add(rule(f(f"{prefix}_{i}", *heads, s1), [before] + self.negate(lits, env, node)))
-                    low, high = low + min(0, min(vals)), high + max(0, max(vals))
-                    if cap is not None:
-                        low, high = min(low, cap), min(high, cap)
-            self.book.memo[key] = (prefix, len(cards), heads)
-        prefix, last, heads = self.book.memo[key]
-        v = self.fresh("n")
-        return [f(f"{prefix}_{last}", *heads, v)], v
+def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
+    """The number of members, saturating at ``cap``, with a chain over the possible members."""
+    lifted = lift(cx, coll, env, ctl)
+    if lifted is not None:
+        inner, pctl, binds = lifted
+        lits, value = count(cx, coll, inner, pctl, cap)
+        return unlift(cx, binds, lits), value
+    key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap)
+    cards = domain_cards(cx, coll, env)
+    if key not in cx.book.memo:
+        members = [cx.member(coll, env, ctl, c(cid)) for cid in cards]
+        params = context_params(cx, env, members)
+        step = cx.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
+        capped = cx.book.name("sat") if cap > 0 else None
+        if capped is not None:
+            with cx.book.group(f"table: y = min(x + 1, {cap})"):
+                for x in range(cap + 1):
+                    cx.book.add(rule(f(capped, num(x), num(min(x + 1, cap)))))
+        del step
+        prefix = cx.book.name("count", coll)
+        heads = [p for p, _ in params]
+        n, m = cx.fresh("n"), cx.fresh("n")
+        with cx.book.group(f"count (up to {cap}): {describe(coll)}", coll):
+            cx.book.add(rule(f(f"{prefix}_0", *heads, num(0)),
+                               [cx.sort_literal(v, s) for v, s in params]))
+            for i, lits in enumerate(members, start=1):
+                before = f(f"{prefix}_{i - 1}", *heads, n)
+                if capped is not None:
+                    cx.book.add(rule(f(f"{prefix}_{i}", *heads, m), [before] + lits + [f(capped, n, m)]))
+                cx.book.add(rule(f(f"{prefix}_{i}", *heads, n), [before] + cx.negate(lits, env, coll)))
+        cx.book.memo[key] = (prefix, len(members), heads)
+    prefix, last, heads = cx.book.memo[key]
+    v = cx.fresh("n")
+    return [f(f"{prefix}_{last}", *heads, v)], v
 
-    def capped_add(self, a: Interval, b: Interval, cap: int | None) -> str | None:
-        """``(NAME x y z)``: z = x + y, or min(x + y, cap)."""
-        if cap is None:
-            return self.tables.binary("+", a, b)
-        key = ("capadd", a, b, cap)
-        if key not in self.book.memo:
-            rel = self.book.name("addcap")
-            self.book.memo[key] = rel
-            with self.book.group(f"table: z = min(x + y, {cap})"):
-                for x in range(a[0], a[1] + 1):
-                    for y in range(b[0], b[1] + 1):
-                        self.book.add(rule(f(rel, num(x), num(y), num(min(x + y, cap)))))
-        table: str = self.book.memo[key]
-        return table
 
-    def lift(self, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[SeatBind]] | None:
-        """When an expression depends on the control context only through the current (or
-        previous) player, the chain computing it is made once with the seat as a parameter
-        ``?cur_S``; this gives the environment and context to compile it in, and the literals
-        binding the parameter here. None when it cannot (or need not) be lifted."""
-        from translators.recycle.emit.expressions import ParamCtl
-        from translators.recycle.syntax.nodes import (
-            Others,
-            RelativePlayer,
-            RelativeTeam,
-        )
-
-        if isinstance(ctl, ParamCtl):
-            return None
-        stage = env.player_stage().id
-        uses = False
-        for sub in _deep(node, env):
-            if isinstance(sub, RelativePlayer):
-                if sub.which == "next":
-                    return None
-                uses = True
-            elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard)):
-                return None
-        if not uses:
-            return None
-        var = Variable(f"cur_{stage}")
-        lits, term = ctl.seat(stage, self.fresh)
-        inner = env.bind(f"__cur_{stage}", Sym(var, "player", "seat"))
-        return inner, ParamCtl((stage,)), [("bind", lits, term, var)]
-
-    def unlift(self, binds: list[SeatBind], lits: list[Literal]) -> list[Literal]:
-        """The lifted chain's literals with its seat parameter replaced by the seat read here."""
-        (_, seat_lits, term, var), = binds
-        return list(seat_lits) + substitute(lits, var, term)
-
-    def ctl_key(self, node: Any, env: Env, ctl: Ctl) -> Any:
-        """The part of a control context an expression depends on (None when it reads no seat
-        and no top of a pile)."""
-        from translators.recycle.syntax.nodes import (
-            Others,
-            RelativePlayer,
-            RelativeTeam,
-        )
-
-        for sub in _deep(node, env):
-            if isinstance(sub, (RelativePlayer, RelativeTeam, Others, CardAt, ExtremeCard)):
-                return ctl.key
-        return None
-
-    # -- the top card ----------------------------------------------------------------------------
-
-    def card_at(self, node: CardAt, env: Env, ctl: Ctl) -> Val:
-        """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
-        real, real_env = deref(node.cards, env)
-        if node.position == "bottom" and isinstance(real, CardLocation):
-            lits, loc = self.loc_term(real, real_env, ctl)
-            v = self.fresh("c")
-            return lits + [f("bottomcard", loc, v)], v
-        if node.position != "top":
-            raise TranslationError(node, "only the top or bottom card of a location can be read")
-        if isinstance(real, Tuples):
-            real = CollectionAt("top", real, line=node.line, column=node.column)
-        if not isinstance(real, CardLocation):
-            return self.virtual_top(node, real, real_env, ctl)
-        if real.visibility == "mem":
-            return self.mem_top(real, real_env, ctl)
-        lits, loc = self.loc_term(real, real_env, ctl)
-        v = self.fresh("c")
-        known = lits + [true(f("ontop", loc, v))]
-        places = concrete(real, real_env, self.model)
-        if not ctl.chance or not any(p in self.heapy for p in places):
-            return known, v
-        draw = lits + [f("heaptop", loc), does(RANDOM, f("draw", v))]
-        self.chance_uses.setdefault(ctl.batch or "", []).append(
-            ("draw", self.current_guards + lits + [f("heaptop", loc)], [true(f("at", v, loc))], v))
-        params = self.context_params(real_env, [known, draw]) + [(v, "card")]
-        head = self.define("topcard", node, params, [({}, known), ({}, draw)])
-        return [head], v
-
-    def virtual_top(self, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:
-        """The top of a virtual collection: its member with the highest card id."""
-        cards = self.domain_cards(coll, env)
-        v = self.fresh("c")
-        members = [self.member(coll, env, ctl, c(cid)) for cid in cards]
-        params = self.context_params(env, members)
-        clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
-        for i, lits in enumerate(members):
-            above = [self.negate(m, env, coll) for m in members[i + 1:]]
-            clauses.append(({v: c(cards[i])}, lits + [x for a in above for x in a]))
-        head = self.define("vtop", node, params + [(v, "card")], clauses)
-        return [head], v
-
-    # -- max and min ----------------------------------------------------------------------------
-
-    def extreme_parts(self, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list[Variable]]:
-        """Relations for the best value and the tied cards of ``(max|min CARDS using P)``."""
-        key = ("ext", node, env, self.ctl_key(node.cards, env, ctl))
-        if key not in self.book.memo:
-            cards = self.domain_cards(node.cards, env)
-            by_value: dict[int, list[str]] = {}
-            for cid in cards:
-                for value in self.card_values(node.points, env, cid):
-                    by_value.setdefault(value, []).append(cid)
-            order = sorted(by_value, reverse=node.which == "max")
-            prefix = self.book.name(node.which, node)
-            card = self.fresh("c")
-            member = self.member(node.cards, env, ctl, card)
-            plits, pts = self.points(node.points, env, ctl, card)
-            params = self.context_params(env, [member, plits])
-            heads = [p for p, _ in params]
-            sorts = [self.sort_literal(v, s) for v, s in params]
-            with self.book.group(f"{node.which}: {describe(node)}", node):
-                for j, value in enumerate(order):
-                    at_least = f(f"{prefix}_reach_{j}", *heads)
-                    if j:
-                        self.book.add(rule(at_least, [f(f"{prefix}_reach_{j - 1}", *heads)]))
-                    has = substitute(plits, pts, num(value)) if isinstance(pts, Variable) else (
-                        plits if int(pts.name) == value else [FALSE])
-                    if FALSE not in has:
-                        self.book.add(rule(at_least, member + has))
-                    best = [at_least] + ([Not(f(f"{prefix}_reach_{j - 1}", *heads))] if j else [])
-                    self.book.add(rule(f(f"{prefix}_value", *heads, num(value)), best))
-                w = self.fresh("n")
-                self.book.add(rule(f(f"{prefix}_tied", *heads, card),
-                                   member + (substitute(plits, pts, w) if isinstance(pts, Variable) else plits)
-                                   + [f(f"{prefix}_value", *heads, w if isinstance(pts, Variable) else pts)]))
-                del sorts
-            self.book.memo[key] = (prefix, heads, params)
-        prefix, heads, params = self.book.memo[key]
-        v = self.fresh("n")
-        return [f(f"{prefix}_value", *heads, v)], v, prefix, f"{prefix}_tied", heads
-
-    def extreme_value(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
-        """The points of the best card."""
-        lits, value, *_ = self.extreme_parts(node, env, ctl)
-        return lits, value
-
-    def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
-        """The best card; in a step a tie is broken by ``random``; elsewhere (a legal-move
-        condition, the scoring) a tie gives no card."""
-        _, _, _prefix, tied, heads = self.extreme_parts(node, env, ctl)
-        key = ("extcount", node, env, self.ctl_key(node.cards, env, ctl))
-        cards = self.domain_cards(node.cards, env)
-        if key not in self.book.memo:
-            probe = [f(tied, *heads, c(cid)) for cid in cards]
-            counted = self.book.name("ties", node)
-            n, m = self.fresh("n"), self.fresh("n")
-            with self.book.group(f"ties (0, 1, 2 or more) of {describe(node)}", node):
-                self.book.add(rule(f(f"{counted}_0", *heads, num(0)),
-                                   [self.sort_literal(v, s) for v, s in self.book.memo[("ext", node, env, self.ctl_key(node.cards, env, ctl))][2]]))
-                for i, lit in enumerate(probe, start=1):
-                    before = f(f"{counted}_{i - 1}", *heads, n)
-                    self.book.add(rule(f(f"{counted}_{i}", *heads, m), [before, lit, f(self.sat2(), n, m)]))
-                    self.book.add(rule(f(f"{counted}_{i}", *heads, n), [before, Not(lit)]))
-            self.book.memo[key] = f"{counted}_{len(probe)}"
-        count_rel = self.book.memo[key]
-        v = self.fresh("c")
-        unique: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(1))]
-        if not ctl.chance:
-            return unique, v
-        tie: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
-        self.chance_uses.setdefault(ctl.batch or "", []).append(
-            ("pick", self.current_guards + [f(count_rel, *heads, num(2))], [f(tied, *heads, v)], v))
-        params = [(h, s) for h, s in self.book.memo[("ext", node, env, self.ctl_key(node.cards, env, ctl))][2]] + [(v, "card")]
-        head = self.define("best", node, params, [({}, unique), ({}, tie)])
-        return [head], v
-
-    def sat2(self) -> str:
-        """``(sat2 x y)``: y = min(x + 1, 2)."""
-        if ("sat2",) not in self.book.memo:
-            self.book.memo[("sat2",)] = "sat2"
-            with self.book.group("table: y = min(x + 1, 2)"):
-                for x in range(3):
-                    self.book.add(rule(f("sat2", num(x), num(min(x + 1, 2)))))
-        return "sat2"
-
-    # -- point maps (see pointmaps.py) -------------------------------------------------------------
-
-    def card_values(self, pm: Any, env: Env, card_id: str) -> set[int]:
-        """The values a card can score under a point map."""
-        raise NotImplementedError
-
-    def interval_of_sum(self, node: Sum, env: Env) -> Interval:
-        """The range of a sum of points over the cards that can be members."""
+def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
+    """``(sum CARDS using P)`` with a chain over the possible members (saturating at ``cap``
+    when only comparisons with smaller constants need it; points are never negative)."""
+    real_cards, real_env = deref(node.cards, env)
+    if isinstance(real_cards, ir.SlotSet):
+        return cx.slot_sum(real_cards, node.points, real_env, ctl)
+    lifted = lift(cx, node, env, ctl)
+    if lifted is not None:
+        inner, pctl, binds = lifted
+        lits, value = sum_value(cx, node, inner, pctl, cap)
+        return unlift(cx, binds, lits), value
+    key = ("sum", node, env, ctl_key(cx, node, env, ctl), cap)
+    if key not in cx.book.memo:
+        cards = domain_cards(cx, node.cards, env)
+        values = {cid: cx.pointmaps.card_values(node.points, env, cid) for cid in cards}
+        cards = [cid for cid in cards if values[cid] != {0}]
+        members = [cx.member(node.cards, env, ctl, c(cid)) for cid in cards]
+        points = [cx.points(node.points, env, ctl, c(cid)) for cid in cards]
+        params = context_params(cx, env, members + [p for p, _ in points])
+        heads = [p for p, _ in params]
+        prefix = cx.book.name("sum", node)
         low = high = 0
-        for cid in self.domain_cards(node.cards, env):
-            values = self.card_values(node.points, env, cid)
-            low += min(0, min(values))
-            high += max(0, max(values))
-        return low, high
+        s1, s2 = cx.fresh("n"), cx.fresh("n")
+        with cx.book.group(f"sum: {describe(node)}", node):
+            cx.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [cx.sort_literal(v, s) for v, s in params]))
+            for i, (cid, lits, (plits, pts)) in enumerate(zip(cards, members, points), start=1):
+                vals = values[cid]
+                before = f(f"{prefix}_{i - 1}", *heads, s1)
+                if isinstance(pts, Variable):
+                    table = capped_add(cx, (low, high), (min(vals), max(vals)), cap)
+                    add: list[Literal] = [f(table, s1, pts, s2)] if table else [FALSE]
+                else:
+                    table = capped_add(cx, (low, high), (int(pts.name), int(pts.name)), cap)
+                    add = [f(table, s1, pts, s2)] if table else [FALSE]
+                cx.book.add(rule(f(f"{prefix}_{i}", *heads, s2), [before] + lits + plits + add))
+                cx.book.add(rule(f(f"{prefix}_{i}", *heads, s1), [before] + cx.negate(lits, env, node)))
+                low, high = low + min(0, min(vals)), high + max(0, max(vals))
+                if cap is not None:
+                    low, high = min(low, cap), min(high, cap)
+        cx.book.memo[key] = (prefix, len(cards), heads)
+    prefix, last, heads = cx.book.memo[key]
+    v = cx.fresh("n")
+    return [f(f"{prefix}_{last}", *heads, v)], v
+
+
+def capped_add(cx: Compiler, a: Interval, b: Interval, cap: int | None) -> str | None:
+    """``(NAME x y z)``: z = x + y, or min(x + y, cap)."""
+    if cap is None:
+        return cx.tables.binary("+", a, b)
+    key = ("capadd", a, b, cap)
+    if key not in cx.book.memo:
+        rel = cx.book.name("addcap")
+        cx.book.memo[key] = rel
+        with cx.book.group(f"table: z = min(x + y, {cap})"):
+            for x in range(a[0], a[1] + 1):
+                for y in range(b[0], b[1] + 1):
+                    cx.book.add(rule(f(rel, num(x), num(y), num(min(x + y, cap)))))
+    table: str = cx.book.memo[key]
+    return table
+
+
+def lift(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[SeatBind]] | None:
+    """When an expression depends on the control context only through the current (or
+    previous) player, the chain computing it is made once with the seat as a parameter
+    ``?cur_S``; this gives the environment and context to compile it in, and the literals
+    binding the parameter here. None when it cannot (or need not) be lifted."""
+    if isinstance(ctl, ParamCtl):
+        return None
+    stage = env.player_stage().id
+    uses = False
+    for sub in _deep(node, env):
+        if isinstance(sub, RelativePlayer):
+            if sub.which == "next":
+                return None
+            uses = True
+        elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard)):
+            return None
+    if not uses:
+        return None
+    var = Variable(f"cur_{stage}")
+    lits, term = ctl.seat(stage, cx.fresh)
+    inner = env.bind(f"__cur_{stage}", Sym(var, "player", "seat"))
+    return inner, ParamCtl((stage,)), [("bind", lits, term, var)]
+
+
+def unlift(cx: Compiler, binds: list[SeatBind], lits: list[Literal]) -> list[Literal]:
+    """The lifted chain's literals with its seat parameter replaced by the seat read here."""
+    (_, seat_lits, term, var), = binds
+    return list(seat_lits) + substitute(lits, var, term)
+
+
+def ctl_key(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Any:
+    """The part of a control context an expression depends on (None when it reads no seat
+    and no top of a pile)."""
+    for sub in _deep(node, env):
+        if isinstance(sub, (RelativePlayer, RelativeTeam, Others, CardAt, ExtremeCard)):
+            return ctl.key
+    return None
+
+
+def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
+    """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
+    real, real_env = deref(node.cards, env)
+    if node.position == "bottom" and isinstance(real, CardLocation):
+        lits, loc = loc_term(cx, real, real_env, ctl)
+        v = cx.fresh("c")
+        return lits + [f("bottomcard", loc, v)], v
+    if node.position != "top":
+        raise TranslationError(node, "only the top or bottom card of a location can be read")
+    if isinstance(real, Tuples):
+        real = CollectionAt("top", real, line=node.line, column=node.column)
+    if not isinstance(real, CardLocation):
+        return virtual_top(cx, node, real, real_env, ctl)
+    if real.visibility == "mem":
+        return cx.mem_top(real, real_env, ctl)
+    lits, loc = loc_term(cx, real, real_env, ctl)
+    v = cx.fresh("c")
+    known = lits + [true(f("ontop", loc, v))]
+    places = concrete(real, real_env, cx.model)
+    if not ctl.chance or not any(p in cx.heapy for p in places):
+        return known, v
+    draw = lits + [f("heaptop", loc), does(RANDOM, f("draw", v))]
+    cx.ledger.chance(ctl.batch, ("draw", cx.ledger.current_guards + lits + [f("heaptop", loc)], [true(f("at", v, loc))], v))
+    params = context_params(cx, real_env, [known, draw]) + [(v, "card")]
+    head = cx.define("topcard", node, params, [({}, known), ({}, draw)])
+    return [head], v
+
+
+def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:
+    """The top of a virtual collection: its member with the highest card id."""
+    cards = domain_cards(cx, coll, env)
+    v = cx.fresh("c")
+    members = [cx.member(coll, env, ctl, c(cid)) for cid in cards]
+    params = context_params(cx, env, members)
+    clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
+    for i, lits in enumerate(members):
+        above = [cx.negate(m, env, coll) for m in members[i + 1:]]
+        clauses.append(({v: c(cards[i])}, lits + [x for a in above for x in a]))
+    head = cx.define("vtop", node, params + [(v, "card")], clauses)
+    return [head], v
+
+
+def extreme_parts(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list[Variable]]:
+    """Relations for the best value and the tied cards of ``(max|min CARDS using P)``."""
+    key = ("ext", node, env, ctl_key(cx, node.cards, env, ctl))
+    if key not in cx.book.memo:
+        cards = domain_cards(cx, node.cards, env)
+        by_value: dict[int, list[str]] = {}
+        for cid in cards:
+            for value in cx.pointmaps.card_values(node.points, env, cid):
+                by_value.setdefault(value, []).append(cid)
+        order = sorted(by_value, reverse=node.which == "max")
+        prefix = cx.book.name(node.which, node)
+        card = cx.fresh("c")
+        member = cx.member(node.cards, env, ctl, card)
+        plits, pts = cx.points(node.points, env, ctl, card)
+        params = context_params(cx, env, [member, plits])
+        heads = [p for p, _ in params]
+        sorts = [cx.sort_literal(v, s) for v, s in params]
+        with cx.book.group(f"{node.which}: {describe(node)}", node):
+            for j, value in enumerate(order):
+                at_least = f(f"{prefix}_reach_{j}", *heads)
+                if j:
+                    cx.book.add(rule(at_least, [f(f"{prefix}_reach_{j - 1}", *heads)]))
+                has = substitute(plits, pts, num(value)) if isinstance(pts, Variable) else (
+                    plits if int(pts.name) == value else [FALSE])
+                if FALSE not in has:
+                    cx.book.add(rule(at_least, member + has))
+                best = [at_least] + ([Not(f(f"{prefix}_reach_{j - 1}", *heads))] if j else [])
+                cx.book.add(rule(f(f"{prefix}_value", *heads, num(value)), best))
+            w = cx.fresh("n")
+            cx.book.add(rule(f(f"{prefix}_tied", *heads, card),
+                               member + (substitute(plits, pts, w) if isinstance(pts, Variable) else plits)
+                               + [f(f"{prefix}_value", *heads, w if isinstance(pts, Variable) else pts)]))
+            del sorts
+        cx.book.memo[key] = (prefix, heads, params)
+    prefix, heads, params = cx.book.memo[key]
+    v = cx.fresh("n")
+    return [f(f"{prefix}_value", *heads, v)], v, prefix, f"{prefix}_tied", heads
+
+
+def extreme_value(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
+    """The points of the best card."""
+    lits, value, *_ = extreme_parts(cx, node, env, ctl)
+    return lits, value
+
+
+def extreme(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
+    """The best card; in a step a tie is broken by ``random``; elsewhere (a legal-move
+    condition, the scoring) a tie gives no card."""
+    _, _, _prefix, tied, heads = extreme_parts(cx, node, env, ctl)
+    key = ("extcount", node, env, ctl_key(cx, node.cards, env, ctl))
+    cards = domain_cards(cx, node.cards, env)
+    if key not in cx.book.memo:
+        probe = [f(tied, *heads, c(cid)) for cid in cards]
+        counted = cx.book.name("ties", node)
+        n, m = cx.fresh("n"), cx.fresh("n")
+        with cx.book.group(f"ties (0, 1, 2 or more) of {describe(node)}", node):
+            cx.book.add(rule(f(f"{counted}_0", *heads, num(0)),
+                               [cx.sort_literal(v, s) for v, s in cx.book.memo[("ext", node, env, ctl_key(cx, node.cards, env, ctl))][2]]))
+            for i, lit in enumerate(probe, start=1):
+                before = f(f"{counted}_{i - 1}", *heads, n)
+                cx.book.add(rule(f(f"{counted}_{i}", *heads, m), [before, lit, f(sat2(cx), n, m)]))
+                cx.book.add(rule(f(f"{counted}_{i}", *heads, n), [before, Not(lit)]))
+        cx.book.memo[key] = f"{counted}_{len(probe)}"
+    count_rel = cx.book.memo[key]
+    v = cx.fresh("c")
+    unique: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(1))]
+    if not ctl.chance:
+        return unique, v
+    tie: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
+    cx.ledger.chance(ctl.batch, ("pick", cx.ledger.current_guards + [f(count_rel, *heads, num(2))], [f(tied, *heads, v)], v))
+    params = [(h, s) for h, s in cx.book.memo[("ext", node, env, ctl_key(cx, node.cards, env, ctl))][2]] + [(v, "card")]
+    head = cx.define("best", node, params, [({}, unique), ({}, tie)])
+    return [head], v
+
+
+def sat2(cx: Compiler) -> str:
+    """``(sat2 x y)``: y = min(x + 1, 2)."""
+    if ("sat2",) not in cx.book.memo:
+        cx.book.memo[("sat2",)] = "sat2"
+        with cx.book.group("table: y = min(x + 1, 2)"):
+            for x in range(3):
+                cx.book.add(rule(f("sat2", num(x), num(min(x + 1, 2)))))
+    return "sat2"
 
 
 def _deep(node: Any, env: Env) -> list[Any]:
@@ -608,6 +575,3 @@ def _bind_card(card: Term) -> Any:
 
 def _is_cards(node: Any) -> bool:
     return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var))
-
-
-__all__ = ["NOOP", "CardSetMixin"]

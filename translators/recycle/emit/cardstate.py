@@ -29,28 +29,10 @@ from ggp.gdl.terms import Variable
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import GameModel, Location
-from translators.recycle.symbols.vocabulary import c, f, loc, num, nxt, rule, true
+from translators.recycle.symbols.vocabulary import c, f, loc, name, num, nxt, rule, true
 
 #: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
 MEMORY_CAP = 16
-
-
-def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],
-                  bulk_edges: list[tuple[set[Location], set[Location]]]) -> tuple[set[Location], set[Location]]:
-    """Ordered locations (their top is read) and heap-capable ones (shuffled, or filled in bulk
-    from a heap-capable one)."""
-    ordered = set(tops)
-    heapy = {loc for loc in shuffled if loc in ordered}
-    changed = True
-    while changed:
-        changed = False
-        for sources, targets in bulk_edges:
-            if sources & (heapy | shuffled):
-                for target in targets & ordered:
-                    if target not in heapy:
-                        heapy.add(target)
-                        changed = True
-    return ordered, heapy
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
@@ -70,8 +52,6 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
         for card in model.cards:
             book.add(rule(f("card", c(card.id))))
             for key, value in card.attrs:
-                from translators.recycle.symbols.vocabulary import name
-
                 book.add(rule(f("attr", c(card.id), name(key), name(value))))
         for place in model.locations:
             if place.owner_kind == "player":
@@ -171,4 +151,4 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     _ = Literal
 
 
-__all__ = ["emit_card_state", "order_classes"]
+__all__ = ["MEMORY_CAP", "emit_card_state"]

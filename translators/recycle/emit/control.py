@@ -20,8 +20,8 @@ from typing import Literal as TypingLiteral
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
-from translators.recycle.analysis.batches import Batch
-from translators.recycle.emit.expressions import SourceCtl, Val
+from translators.recycle.analysis.batches import Batch, StepPlan
+from translators.recycle.emit.contexts import SourceCtl, Val
 from translators.recycle.ir import nodes as ir
 from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.model import GameModel
@@ -46,7 +46,8 @@ class StepPoint:
 class Control:
     """Builds the resolution rules and knows every step point and resume point."""
 
-    def __init__(self, model: GameModel, program: ir.Program, book: RuleBook, cond: Callable[[Any, ir.Env, Any], list[Literal]]):
+    def __init__(self, model: GameModel, program: ir.Program, book: RuleBook, plan: StepPlan,
+                 cond: Callable[[Any, ir.Env, Any], list[Literal]]):
         self.model = model
         self.program = program
         self.book = book
@@ -56,8 +57,8 @@ class Control:
         self.resume: dict[str, Resume] = {}
         self.sources: dict[Source, str] = {}
         self.nodes: dict[Any, str] = {}
-        self.flow_batches: dict[str, list[Batch]] = {}
-        self.option_batches: dict[tuple[str, int], list[Batch]] = {}
+        self.flow_batches = plan.flow
+        self.option_batches = plan.options
         self.after: dict[str, str] = {}
         self.parent_of: dict[str, tuple[str, int]] = {}
         self.bodies: dict[str, list[ir.Item]] = {"s0": program.body}

@@ -11,13 +11,17 @@ which :mod:`.cardstate` makes the card fluents and :mod:`.percepts` what each ro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ggp.gdl.rules import Literal, Not
-from ggp.gdl.terms import Constant, Term, Variable
+from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
+from translators.recycle.analysis.integers import apply
 from translators.recycle.analysis.places import concrete
-from translators.recycle.emit.expressions import StepCtl, positive_vars
+from translators.recycle.emit.contexts import StepCtl
+from translators.recycle.emit.ledger import Temp
+from translators.recycle.emit.literals import positive_vars
+from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.rulebook.book import describe
@@ -32,13 +36,16 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
-from translators.recycle.syntax.nodes import CardAt, CardLocation, IntStorage, Node, Var
+from translators.recycle.syntax.nodes import (
+    CardAt,
+    CardLocation,
+    Filter,
+    IntStorage,
+    Node,
+    RelativePlayer,
+    Var,
+)
 from translators.recycle.translation_error import TranslationError
-
-if TYPE_CHECKING:
-    from translators.recycle.emit.assembly import Compiler
-
-RANDOM = Constant("random")
 
 
 @dataclass
@@ -55,15 +62,6 @@ class Moves:
     sources: list[Location] = field(default_factory=list)
 
 
-@dataclass
-class Temp:
-    """A value kept from one batch to later ones of the same block."""
-
-    fluent: Any
-    anchor: str
-    readers: set[str] = field(default_factory=set)
-
-
 class EffectEmitter:
     """Emits the rules of every batch (mixed with the compiler by the translator)."""
 
@@ -77,13 +75,10 @@ class EffectEmitter:
         self.option_first = option_first
         self.choose_arity = choose_arity
         self.moves: list[Moves] = []
-        self.temps: dict[Any, Temp] = {}
         self.writes: list[tuple[str, str, list[Literal], Any]] = []
         self.cycle_sets: list[tuple[str, Any, list[Literal], Term]] = []
         self.shuffles: list[tuple[Term, list[Literal]]] = []
-        self.failures: list[tuple[str, list[Literal]]] = []
         self.percept_writes: list[tuple[Term, list[Literal]]] = []
-        self.picks: dict[int, str] = {}
         self.forgets: list[str] = []
 
     # -- activation and scope -----------------------------------------------------------------
@@ -150,11 +145,8 @@ class EffectEmitter:
         return f"{block}_1"
 
     def need(self, key: Any, fluent: Any, anchor: str, reader: str, extra: Any = None) -> None:
-        """Record that a temporary fluent is read by a later batch."""
-        temp = self.temps.setdefault(key, Temp(fluent, anchor))
-        temp.readers.add(reader)
-        if extra is not None:
-            temp.extra = extra  # type: ignore[attr-defined]
+        """Record that a temporary fluent is read by a later batch (see :class:`~.ledger.Ledger`)."""
+        self.comp.ledger.need(key, fluent, anchor, reader, extra)
 
     # -- batches ----------------------------------------------------------------------------------
 
@@ -177,11 +169,11 @@ class EffectEmitter:
             if index in merged:
                 continue
             effect = batch.effects[index]
-            self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+            self.comp.ledger.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
             with self.book.group(f"{describe(effect.node)} (step {batch.id})", effect.node):
                 base = act + self.scope(effect, batch, ctl)
                 self.effect(effect, batch, index, base, ctl)
-        self.comp.current_guards = []
+        self.comp.ledger.current_guards = []
 
     def overwrite(self, kind: str, label: str, head: Any, body: list[Literal]) -> None:
         """A whole-value write (``stoset``, ``strset``...): unless a later write of the same step
@@ -232,8 +224,8 @@ class EffectEmitter:
             self.overwrite("str", cell.name, f("strset", owner, cell, value), base + owner_lits + value_lits)
         elif isinstance(effect, ir.SetPointMap):
             node = effect.node
-            kind, label = comp.map_key(node.target, env)  # type: ignore[attr-defined]
-            if comp.is_static((kind, label)):
+            kind, label = comp.pointmaps.map_key(node.target, env)  # type: ignore[attr-defined]
+            if comp.pointmaps.is_static((kind, label)):
                 return
             lits, values = comp.site_values(effect, ctl)
             site = f(f"site{effect.id}", *values) if values else c(f"site{effect.id}")
@@ -245,7 +237,7 @@ class EffectEmitter:
             card_lits, card = comp.card(effect.card, env, ctl)
             rel = self.book.name("pick", effect.node)
             self.book.add(rule(f(rel, card), base + card_lits))
-            self.picks[effect.id] = rel
+            self.comp.ledger.picks[effect.id] = rel
         else:
             raise TranslationError(effect.node, f"cannot translate {type(effect).__name__}")
 
@@ -264,8 +256,6 @@ class EffectEmitter:
             node, node_env = deref(*coll)
             if isinstance(node, CardLocation):
                 return self.comp.loc_term(node, node_env, ctl)
-            from translators.recycle.syntax.nodes import Filter
-
             coll = (node.collection, node_env) if isinstance(node, Filter) else None
         return [], Variable("from")
 
@@ -278,6 +268,7 @@ class EffectEmitter:
         self.book.add(rule(f(rel, *head), body + extra))
         targets = concrete(effect.target, effect.env, self.model)  # type: ignore[attr-defined]
         self.moves.append(Moves(rel, kind, effect, batch, index, preserve, targets))
+        self.comp.ledger.moved[effect.id] = rel
 
     def set_int(self, effect: ir.SetInt, base: list[Literal], ctl: StepCtl) -> None:
         """``set``/``inc``/``dec`` of an integer cell, with the overflow check."""
@@ -313,10 +304,10 @@ class EffectEmitter:
             if table:
                 self.domain_of_shift(table, cell_range, op, int(value.name))
         if step is None:
-            self.failures.append(("overflow", base + owner_lits + value_lits + current))
+            self.comp.ledger.failures.append(("overflow", base + owner_lits + value_lits + current))
             return
         self.book.add(rule(f("stoset", owner, label, new), base + owner_lits + value_lits + current + step))
-        self.failures.append(("overflow", base + owner_lits + value_lits + current + check))
+        self.comp.ledger.failures.append(("overflow", base + owner_lits + value_lits + current + check))
         del ok
 
     def additive(self, family: tuple[str, str], members: list[tuple[int, ir.Effect]], batch: Batch,
@@ -333,7 +324,7 @@ class EffectEmitter:
             for k, (_, effect) in enumerate(members, start=1):
                 assert isinstance(effect, ir.SetInt)
                 env = effect.env
-                self.comp.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+                self.comp.ledger.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
                 base = act + self.scope(effect, batch, ctl)
                 owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)
                 value_lits, value = comp.int_(effect.value, env, ctl)
@@ -348,8 +339,8 @@ class EffectEmitter:
                 if table:
                     self.book.add(rule(f(f"{rel}_s{k}", o, s2), before + [f(table, s1, d, s2)]))
                 self.book.add(rule(f(f"{rel}_s{k}", o, s1), f(f"{rel}_s{k - 1}", o, s1), Not(f(f"{rel}_has{k}", o))))
-                self.failures.append(("overflow", before + ([Not(f(ok, s1, d))] if ok else [])))
-            self.comp.current_guards = []
+                self.comp.ledger.failures.append(("overflow", before + ([Not(f(ok, s1, d))] if ok else [])))
+            self.comp.ledger.current_guards = []
             self.book.add(rule(f(f"{rel}_s0", o, s1), f(f"{rel}_touched", o), true(f("sto", o, label, s1))))
             self.book.add(rule(f("stoset", o, label, s1), f(f"{rel}_s{len(members)}", o, s1)))
 
@@ -360,7 +351,7 @@ class EffectEmitter:
         env = effect.env
         if effect.op == "set":
             value_lits, value = comp.int_(effect.value, env, ctl)
-            self.failures += wide.set(base, owner, family, value_lits, value, comp.fresh)
+            self.comp.ledger.failures += wide.set(base, owner, family, value_lits, value, comp.fresh)
             return
         real, real_env = deref(effect.value, env)
         wide_delta = None
@@ -368,12 +359,12 @@ class EffectEmitter:
             other = comp.family(real, real_env)
             if wide.k[other] == wide.k[family]:
                 lits, other_owner = comp.owner(real.owner, real_env, ctl)
-                self.failures += wide.add(base + lits, owner, family, ([], other_owner), (0, 0),
+                self.comp.ledger.failures += wide.add(base + lits, owner, family, ([], other_owner), (0, 0),
                                           effect.op == "dec", comp.fresh, (other_owner, other))
                 return
         value_lits, value = comp.int_(effect.value, env, ctl)
         span = comp.interval(effect.value, env)
-        self.failures += wide.add(base, owner, family, (value_lits, value), span, effect.op == "dec", comp.fresh)
+        self.comp.ledger.failures += wide.add(base, owner, family, (value_lits, value), span, effect.op == "dec", comp.fresh)
         del wide_delta
 
     def domain_of_shift(self, table: str, cell_range: tuple[int, int], op: str, k: int) -> None:
@@ -382,8 +373,6 @@ class EffectEmitter:
         if memo in self.book.memo:
             return
         self.book.memo[memo] = True
-        from translators.recycle.emit.arith import apply
-
         with self.book.group(f"table: x {op} {k} is in range"):
             for x in range(cell_range[0], cell_range[1] + 1):
                 z = apply(op, x, k)
@@ -396,8 +385,6 @@ class EffectEmitter:
         stage = effect.stage.id
         target = effect.target
         if isinstance(target, str):
-            from translators.recycle.syntax.nodes import RelativePlayer
-
             lits, player = comp.player(RelativePlayer(target), effect.env, ctl)
         else:
             real, real_env = deref(target, effect.env)
@@ -410,7 +397,7 @@ class EffectEmitter:
 
     def emit_temps(self, batches: dict[str, Batch], blocks: dict[str, list[Batch]]) -> None:
         """Writers and keepers of temporary fluents."""
-        for key, temp in self.temps.items():
+        for key, temp in self.comp.ledger.temps.items():
             anchor = temp.anchor
             kind = key[0]
             with self.book.group(f"keep {kind} {key[1]} from step {anchor} for {sorted(temp.readers)}"):
@@ -423,7 +410,7 @@ class EffectEmitter:
                     self.book.add(rule(nxt(temp.fluent), lits))
                 elif kind == "bound":
                     batch = batches[anchor]
-                    extra = getattr(temp, "extra", None)
+                    extra = temp.extra
                     lits = self.activation(batch)
                     if extra is not None:
                         domain, sym = extra

@@ -15,11 +15,13 @@ from typing import Any
 
 from ggp.gdl.rules import Not
 from ggp.gdl.terms import Variable
-from translators.recycle.emit.expressions import CoreCompiler, FixedSeatCtl
-from translators.recycle.ir.nodes import Env
+from translators.recycle.emit.contexts import FixedSeatCtl
+from translators.recycle.emit.protocol import Compiler
+from translators.recycle.emit.wide import digits_for, encode
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import c, f, num, rule
-from translators.recycle.syntax.nodes import IntStorage
+from translators.recycle.syntax.nodes import IntStorage, RelativePlayer, TeamOf
 
 
 def goal_value(below: int, tied: int, players: int) -> int:
@@ -30,7 +32,7 @@ def goal_value(below: int, tied: int, players: int) -> int:
     return int(value + Fraction(1, 2))
 
 
-def emit_goals(comp: CoreCompiler, env: Env) -> None:
+def emit_goals(comp: Compiler, env: Env) -> None:
     """``score``, the ranking and ``goal`` rules."""
 
     comp_ = comp
@@ -39,8 +41,6 @@ def emit_goals(comp: CoreCompiler, env: Env) -> None:
     scoring = model.game.scoring
     n = model.players
     low, high = comp_.interval(scoring.value, env)
-    from translators.recycle.ir.nodes import deref
-    from translators.recycle.syntax.nodes import RelativePlayer, TeamOf
 
     real, real_env = deref(scoring.value, env)
     family = comp_.family(real, real_env) if isinstance(real, IntStorage) else None
@@ -107,7 +107,7 @@ def _unary_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
                                       c(f"reach_{i}_{_n(beyond)}")))
 
 
-def _wide_ranking(comp: CoreCompiler, node: IntStorage, env: Env, family: tuple[str, str], order: str) -> None:
+def _wide_ranking(comp: Compiler, node: IntStorage, env: Env, family: tuple[str, str], order: str) -> None:
     """The scoring reads a wide cell: compare its stored digits directly."""
     book = comp.book
     n = comp.model.players
@@ -149,8 +149,6 @@ def _lexicographic(book: Any, n: int, k: int, order: str) -> None:
 
 def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
     """beats/ties comparing the scores' decimal digits from the most significant (wide ranges)."""
-    from translators.recycle.emit.wide import digits_for, encode
-
     k = digits_for((low, high))
     V = Variable("v")
     ds = [Variable(f"d{i}") for i in range(k)]

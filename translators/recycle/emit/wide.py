@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
-from translators.recycle.emit.arith import Interval
+from translators.recycle.analysis.integers import Interval
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.symbols.vocabulary import Fresh, c, f, num, rule, true
+from translators.recycle.symbols.vocabulary import Fresh, c, f, name, num, rule, true
 
 
 def digits_for(span: Interval) -> int:
@@ -178,8 +178,6 @@ class Wide:
 
 
 def _name(family: tuple[str, str]) -> Term:
-    from translators.recycle.symbols.vocabulary import name
-
     return name(family[1])
 
 

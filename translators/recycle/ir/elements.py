@@ -7,7 +7,7 @@ from typing import Any
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Alias, Env, Fixed, Sym, deref
-from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.model import GameModel, owner_kind
 from translators.recycle.symbols.vocabulary import c, name, num
 from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
@@ -16,6 +16,8 @@ from translators.recycle.syntax.nodes import (
     Compare,
     Filter,
     IntLit,
+    IntStorage,
+    Name,
     NameList,
     Node,
     Others,
@@ -101,3 +103,15 @@ def static_literal(node: Any, env: Env) -> int | None:
         if isinstance(binding, Fixed) and binding.kind == "int":
             return int(binding.term.name)
     return None
+
+
+def storage_family(node: IntStorage, env: Env) -> tuple[str, str]:
+    """The (owner kind, NAME) family of an integer storage cell: every owner of one kind shares
+    its range and encoding."""
+    real, real_env = deref(node.owner, env)
+    binding = real_env.get(real.name) if isinstance(real, Var) else None
+    kind = binding.kind if isinstance(binding, (Fixed, Sym)) else owner_kind(real)
+    label, _ = deref(node.name, env)
+    if not isinstance(label, Name):
+        raise TranslationError(node, "storage names must be literal NAMEs")
+    return kind, label.text

@@ -35,12 +35,9 @@ from translators.recycle.ir.nodes import (
     deref,
 )
 from translators.recycle.symbols.model import GameModel
-from translators.recycle.symbols.vocabulary import c, name, num
-from translators.recycle.syntax.kinds import kind_of
+from translators.recycle.symbols.vocabulary import name, num
 from translators.recycle.syntax.nodes import (
     ActionAgg,
-    AllPlayers,
-    AllTeams,
     CardAt,
     CardAtt,
     CardLocation,
@@ -58,14 +55,11 @@ from translators.recycle.syntax.nodes import (
     Let,
     Move,
     Name,
-    NameList,
     Node,
-    Others,
     Partition,
     PlayerAt,
     Range,
     RelativePlayer,
-    RelativeTeam,
     Remember,
     Repeat,
     RepeatAll,
@@ -76,8 +70,6 @@ from translators.recycle.syntax.nodes import (
     Size,
     Stage,
     Subsets,
-    TeamAt,
-    TeamOf,
     TurnPass,
     Var,
 )

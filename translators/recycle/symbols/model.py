@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     AllPlayers,
@@ -136,8 +137,6 @@ def _literal_int(node: object, declared: dict[str, Node]) -> int | None:
 
 def owner_kind(node: object) -> OwnerKind:
     """The kind of owner an owner expression denotes."""
-    from translators.recycle.syntax.kinds import kind_of
-
     if isinstance(node, GameOwner):
         return "game"
     kind = kind_of(node)

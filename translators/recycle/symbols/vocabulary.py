@@ -25,6 +25,8 @@ UNSET = Constant("unset")
 #: Where a percept stands for a card the role cannot see.
 HIDDEN = Constant("hidden")
 NOOP = Constant("noop")
+#: The role that shuffles, deals and breaks ties.
+RANDOM = Constant("random")
 GAME = Constant("game")
 
 

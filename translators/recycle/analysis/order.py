@@ -1,0 +1,106 @@
+"""Which piles need their order tracked: those whose top (or bottom) card the program reads;
+which of them can be a shuffled heap (shuffled, or filled in bulk from one); and which keep
+their whole order because their bottom card is read ("linked")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from translators.recycle.analysis.batches import AccessAnalysis
+from translators.recycle.analysis.places import CardDomains, concrete
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Env, deref
+from translators.recycle.symbols.model import GameModel, Location
+from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Var
+
+
+def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple[Any, Env]]:
+    """Every expression of the program with its environment."""
+    for effect in program.effects.values():
+        for attr in ("card", "target", "source", "value", "cell"):
+            value = getattr(effect, attr, None)
+            if isinstance(value, Node):
+                yield value, effect.env
+        if isinstance(effect, ir.SetPointMap):
+            yield effect.node, effect.env
+        for sym in effect.env.syms():
+            if sym.domain is not None:
+                yield sym.domain.collection, sym.domain.env
+    for guard in program.guards.values():
+        yield guard.cond, guard.env
+    for choice in program.choices.values():
+        for option in choice.options:
+            yield from option.legal
+            for sym in option.forks:
+                if sym.domain is not None:
+                    yield sym.domain.collection, sym.domain.env
+    for stage in program.stages.values():
+        yield stage.end, stage.env
+    yield model.game.scoring.value, Env()
+
+
+def _walk_with_env(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:
+    stack = [(node, env)]
+    seen: set[int] = set()
+    while stack:
+        item, item_env = stack.pop()
+        if not isinstance(item, Node) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        yield item, item_env
+        if isinstance(item, Var):
+            real, real_env = deref(item, item_env)
+            if real is not item:
+                stack.append((real, real_env))
+            continue
+        for child in item.subnodes():
+            stack.append((child, item_env))
+
+
+def order_facts(program: ir.Program, model: GameModel,
+                domains: CardDomains) -> tuple[set[Location], set[Location], set[Location]]:
+    """Which locations are ordered, which can hold a heap, and which keep their whole order
+    (their bottom card is read: "linked")."""
+    tops: set[Location] = set()
+    bottoms: set[Location] = set()
+    for expr, env in program_expressions(program, model):
+        for node, node_env in _walk_with_env(expr, env):
+            if isinstance(node, CardAt) and node.position in ("top", "bottom"):
+                real, real_env = deref(node.cards, node_env)
+                if isinstance(real, CardLocation):
+                    places = concrete(real, real_env, model)
+                    tops.update(places)
+                    if node.position == "bottom":
+                        bottoms.update(places)
+    shuffled: set[Location] = set()
+    edges: list[tuple[set[Location], set[Location]]] = []
+    for effect in program.effects.values():
+        if isinstance(effect, ir.Shuffle):
+            shuffled.update(concrete(effect.target, effect.env, model))
+        elif isinstance(effect, ir.BulkMove):
+            sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
+            edges.append((sources, set(concrete(effect.target, effect.env, model))))
+    ordered, heapy = order_classes(model, tops, shuffled, edges)
+    return ordered, heapy, bottoms
+
+
+def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],
+                  bulk_edges: list[tuple[set[Location], set[Location]]]) -> tuple[set[Location], set[Location]]:
+    """Ordered locations (their top is read) and heap-capable ones (shuffled, or filled in bulk
+    from a heap-capable one)."""
+    ordered = set(tops)
+    heapy = {loc for loc in shuffled if loc in ordered}
+    changed = True
+    while changed:
+        changed = False
+        for sources, targets in bulk_edges:
+            if sources & (heapy | shuffled):
+                for target in targets & ordered:
+                    if target not in heapy:
+                        heapy.add(target)
+                        changed = True
+    return ordered, heapy
+
+
+__all__ = ["order_classes", "order_facts", "program_expressions"]

@@ -1,0 +1,135 @@
+"""Point maps as declared: which ``set`` statements give a map its awards, whether a map means
+the same all game long (a static table) or depends on values set in play, and every value a
+card can score under it."""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+from translators.recycle.analysis.constants import static_int
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Env, Fixed, deref
+from translators.recycle.symbols.model import GameModel, owner_kind
+from translators.recycle.symbols.vocabulary import name
+from translators.recycle.syntax.nodes import Name, PointStorage, SetPoints, Var
+from translators.recycle.translation_error import TranslationError
+
+#: One award of a ``set``: its (key, value) pairs (a value is a name, or None when dynamic,
+#: then the index of its stored value) and its points.
+Award = tuple[list[tuple[str, str | None, int]], int]
+
+
+class PointMaps:
+    """The point maps of one lowered game."""
+
+    def __init__(self, model: GameModel, program: ir.Program):
+        self.model = model
+        self.program = program
+
+    def map_key(self, pm: Any, env: Env) -> tuple[str, str]:
+        """(owner kind, name) of a point-map expression."""
+        real, _real_env = deref(pm, env)
+        if isinstance(real, PointStorage):
+            if not isinstance(real.name, Name):
+                raise TranslationError(pm, "point maps need literal names")
+            return owner_kind(real.owner), real.name.text
+        if isinstance(real, Var):
+            return "game", real.name
+        raise TranslationError(pm, "a point map is expected here")
+
+    def sites(self, key: tuple[str, str]) -> list[tuple[int, SetPoints, ir.Effect]]:
+        """The ``set`` statements of a point map."""
+        out = []
+        for site, node in self.program.point_sites.items():
+            assert isinstance(node, SetPoints)
+            target = node.target
+            if isinstance(target, Var):
+                tkey = ("game", target.name)
+            else:
+                tkey = self.map_key(target, self.program.effects[site].env)
+            if tkey == key:
+                out.append((site, node, self.program.effects[site]))
+        return out
+
+    def awards(self, node: SetPoints, env: Env) -> tuple[list[Award], list[tuple[Any, Env]]]:
+        """The awards of a ``set`` and the dynamic values it stores (expressions in order)."""
+        dynamic: list[tuple[Any, Env]] = []
+        awards: list[Award] = []
+        for award in node.awards:
+            pairs: list[tuple[str, str | None, int]] = []
+            for pair in award.pairs:
+                key, _ = deref(pair.key, env)
+                if not isinstance(key, Name):
+                    raise TranslationError(pair, "award keys must be literal NAMEs")
+                value, value_env = deref(pair.value, env)
+                if isinstance(value, Name):
+                    pairs.append((key.text, value.text, -1))
+                elif isinstance(value, Var) and isinstance(value_env.get(value.name), Fixed):
+                    term = value_env.get(value.name).term  # type: ignore[union-attr]
+                    pairs.append((key.text, self._recycle(term.name), -1))
+                else:
+                    pairs.append((key.text, None, len(dynamic)))
+                    dynamic.append((pair.value, env))
+            points, _ = deref(award.points, env)
+            k = static_int(award.points, env)
+            if k is None:
+                raise TranslationError(points, "award points must be literal integers")
+            awards.append((pairs, k))
+        return awards, dynamic
+
+    def _recycle(self, gdl_name: str) -> str:
+        for text in self.model.names:
+            if name(text).name == gdl_name:
+                return text
+        return gdl_name.upper()
+
+    def is_static(self, key: tuple[str, str]) -> bool:
+        """Whether a point map has one meaning for the whole game."""
+        sites = self.sites(key)
+        if not sites:
+            return True
+        tables = set()
+        for _, node, effect in sites:
+            awards, dynamic = self.awards(node, effect.env)
+            if dynamic:
+                return False
+            tables.add(repr(awards))
+        return len(tables) == 1
+
+    def static_points(self, awards: list[Award], attrs: dict[str, str]) -> int:
+        """A card's points under literal awards."""
+        total = 0
+        for pairs, points in awards:
+            if all(attrs.get(k) == v for k, v, _ in pairs):
+                total += points
+        return total
+
+    def card_values(self, pm: Any, env: Env, card_id: str) -> set[int]:
+        """Every value a card can score under a point map."""
+        key = self.map_key(pm, env)
+        attrs = dict(self.model.cards[int(card_id[1:]) - 1].attrs)
+        sites = self.sites(key)
+        if not sites:
+            return {0}
+        out: set[int] = set()
+        for _, node, effect in sites:
+            awards, _dynamic = self.awards(node, effect.env)
+            for pattern in self.patterns(awards, attrs):
+                out.add(sum(p for (_, p), hit in zip(awards, pattern) if hit))
+        return out
+
+    def patterns(self, awards: list[Award], attrs: dict[str, str]) -> list[tuple[bool, ...]]:
+        """Which awards a card can match together (static pairs decided, dynamic ones free)."""
+        choices: list[tuple[bool, ...]] = []
+        for pairs, _ in awards:
+            if any(v is not None and attrs.get(k) != v for k, v, _ in pairs) or any(k not in attrs for k, _, _ in pairs):
+                choices.append((False,))
+            elif all(v is not None for _, v, _ in pairs):
+                choices.append((True,))
+            else:
+                choices.append((False, True))
+        return list(product(*choices))
+
+
+__all__ = ["Award", "PointMaps"]

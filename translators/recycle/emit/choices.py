@@ -1,0 +1,125 @@
+"""Who may do what: the options of every choice as the deciding player's legal moves, ``noop``
+for the others, and ``random``'s moves where a step needs chance."""
+
+from __future__ import annotations
+
+from ggp.errors import Location, Problem
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Function, Term, Variable
+from translators.recycle.analysis.batches import Batch, StepPlan
+from translators.recycle.emit.contexts import StepCtl
+from translators.recycle.emit.control import Control
+from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.emit.protocol import Compiler
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import deref
+from translators.recycle.rulebook.book import describe
+from translators.recycle.symbols.vocabulary import NOOP, RANDOM, c, f, loc, rule
+from translators.recycle.syntax.nodes import CardAt, Game
+
+
+def has_chance(comp: Compiler, game: Game) -> bool:
+    """Whether any step may need a random choice (any shuffle, tie or ``random``)."""
+    return bool(comp.heapy) or any(isinstance(e, ir.Shuffle) for e in comp.program.effects.values()) or any(
+        node.__class__.__name__ in ("ExtremeCard", "Random") for node in game.walk())
+
+
+def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan: StepPlan,
+                 source: str) -> list[Problem]:
+    """``legal`` rules of the players: the options of a choice, ``noop`` for the others; the
+    warnings about options that name cards their chooser may not see."""
+    book, program = comp.book, comp.program
+    warnings: list[Problem] = []
+    firsts = {(ch.id, op.index): b for b, (ch, op) in plan.option_first.items()}
+    for choice in program.choices.values():
+        stage = choice.env.player_stage().id
+        who = Variable(f"seat_{stage}")
+        anyopt = f"hasopt_{choice.id}"
+        for option in choice.options:
+            ctl = StepCtl(None, chance=False)
+            lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
+            for cond, env in option.legal:
+                lits += comp.cond(cond, env, ctl)
+            for sym in option.forks:
+                assert sym.domain is not None
+                member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
+                for problem in _hidden_options(comp, option, sym.var, who, member, source):
+                    if problem not in warnings:
+                        warnings.append(problem)
+                lits += member
+            lits += _executable(comp, plan.options[(choice.id, option.index)][0], ctl)
+            move = emitter.choose_term(option)
+            with book.group(f"option {option.index} of choice {choice.id}: {describe(option.node)}", option.node):
+                book.add(rule(f("legal", who, move), lits))
+                book.add(rule(c(anyopt), lits))
+                first = firsts[(choice.id, option.index)]
+                book.add(rule(f("npc", c(control.after[first])), emitter.activation(plan.batches[first])))
+        with book.group(f"choice {choice.id}: who decides, and a choice without options"):
+            book.add(rule(f("decides", who), f("at_step", c(choice.id)), f("rseat", stage, who)))
+            book.add(rule(c("stuck"), f("at_step", c(choice.id)), Not(c(anyopt))))
+            book.add(rule(c("choicestep"), f("at_step", c(choice.id))))
+    who = Variable("who")
+    with book.group("players who do not decide play noop"):
+        if program.choices:
+            book.add(rule(f("legal", who, NOOP), f("seat", who), Not(f("decides", who))))
+        else:
+            book.add(rule(f("legal", who, NOOP), f("seat", who)))
+    return warnings
+
+
+def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable, member: list[Literal],
+                    source: str) -> list[Problem]:
+    """A warning when an option forks over cards in a location its chooser may not see (by
+    :meth:`GameModel.visible`, for some seat of the chooser): the legal moves name the cards,
+    so they tell the chooser which cards are there."""
+    model = comp.model
+    found = []
+    for lit in member:
+        if not (isinstance(lit, Function) and lit.name == "true" and isinstance(lit.args[0], Function)):
+            continue
+        fluent = lit.args[0]
+        if fluent.name != "at" or fluent.args[0] != card or not isinstance(fluent.args[1], Function):
+            continue
+        pattern = fluent.args[1]
+        hidden = any(
+            not model.visible(seat, place)
+            for seat in range(model.players) for place in model.locations
+            if all(want == have or isinstance(want, Variable) for want, have in zip(pattern.args, loc(place).args))
+            and (pattern.args[0] != who or place.owner == f"player{seat}"))
+        if hidden:
+            owner, vis, where = pattern.args
+            node = option.node
+            message = (f"the options of this choice name the cards of ({owner} {vis} {where}), which its "
+                       "chooser may not see: its legal moves tell it which cards are there")
+            found.append(Problem(Location(source, node.line or 1, node.column or 1), message, "warning"))
+    return found
+
+
+def _executable(comp: Compiler, first: Batch, ctl: StepCtl) -> list[Literal]:
+    """CardStock offers an option only if its actions can be carried out: the unconditional
+    card moves of the option's first step (batch ``first``) need a card to move."""
+    lits: list[Literal] = []
+    for effect in first.effects:
+        if effect.guards:
+            continue
+        if isinstance(effect, ir.MoveCard):
+            real, real_env = deref(effect.card, effect.env)
+            if isinstance(real, CardAt):
+                lits += comp.exists(real.cards, real_env, ctl)
+        elif isinstance(effect, ir.BulkMove):
+            lits += comp.exists(effect.source, effect.env, ctl)
+    return lits
+
+
+def emit_chance(comp: Compiler) -> None:
+    """``random``'s moves: a draw, a tie break or a number where a step needs one, else noop."""
+    book, uses_by_batch = comp.book, comp.ledger.chance_uses
+    with book.group("random: what it chooses in a step that needs chance, else noop"):
+        for uses in uses_by_batch.values():
+            for kind, cond, pick, var in uses:
+                book.add(rule(f("legal", RANDOM, f(kind, var)), cond + pick))
+                book.add(rule(c("chance"), cond))
+        book.add(rule(f("legal", RANDOM, NOOP), Not(c("chance"))) if uses_by_batch else rule(f("legal", RANDOM, NOOP)))
+
+
+__all__ = ["emit_chance", "emit_choices", "has_chance"]

@@ -1,0 +1,291 @@
+"""Conditions: conjunctions of literals; disjunction, negation and quantifiers through
+auxiliary relations; comparisons of integers (through tables or chains), strings, cards,
+players and teams; membership of a value in any collection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ggp.gdl.rules import Literal
+from ggp.gdl.terms import Term, Variable
+from translators.recycle.analysis.constants import static_int
+from translators.recycle.analysis.integers import Interval, holds
+from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.literals import (
+    ALWAYS,
+    FALSE,
+    clean,
+    lit_vars,
+    positive_vars,
+    substitute,
+)
+from translators.recycle.emit.protocol import Compiler
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.rulebook.book import describe
+from translators.recycle.symbols.vocabulary import (
+    f,
+    num,
+    rule,
+)
+from translators.recycle.syntax.kinds import kind_of
+from translators.recycle.syntax.nodes import (
+    And,
+    BoolAgg,
+    Compare,
+    Node,
+    Or,
+    Size,
+    Sum,
+    Var,
+)
+from translators.recycle.syntax.nodes import Not as RNot
+from translators.recycle.translation_error import TranslationError
+
+
+def cond(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> list[Literal]:
+    """A condition as a conjunction of literals."""
+    node, env = deref(node, env)
+    if isinstance(node, And):
+        out: list[Literal] = []
+        for arg in node.args:
+            out += cx.cond(arg, env, ctl)
+        return clean(out)
+    if isinstance(node, Or):
+        alts = [cx.cond(arg, env, ctl) for arg in node.args]
+        if any(not alt for alt in alts):
+            return []
+        atom = cx.aux("or", alts, env, node, key=("or", node, env, cx.ctl_key(node, env, ctl)))
+        return [] if atom is ALWAYS else [atom]
+    if isinstance(node, RNot):
+        return cx.negate(cx.cond(node.arg, env, ctl), env, node)
+    if isinstance(node, BoolAgg):
+        return quantified(cx, node, env, ctl)
+    if isinstance(node, Compare):
+        return clean(compare(cx, node, env, ctl))
+    if isinstance(node, ir.SlotCheck):
+        return cx.slot_check(node, env, ctl)
+    raise TranslationError(node, "a condition is expected here")
+
+
+def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]:
+    """``(all COLL 'V COND)`` / ``(any COLL 'V COND)``."""
+
+    elements = static_elements(cx.model, node.collection, env, node)
+    if elements is not None:
+        parts: list[list[Literal]] = []
+        for binding, conds in elements:
+            inner = env.bind(node.var.name, binding)
+            member: list[Literal] = []
+            for cond, cond_env in conds:
+                member += cx.cond(cond, cond_env, ctl)
+            body = cx.cond(node.condition, inner, ctl)
+            if node.quantifier == "any":
+                parts.append(member + body)
+            else:
+                parts.append(cx.negate(member + cx.negate(body, inner, node), inner, node))
+        if node.quantifier == "all":
+            return clean([lit for part in parts for lit in part])
+        if any(not p for p in parts):
+            return []
+        atom = cx.aux("any", parts, env, node, key=("any", node, env, cx.ctl_key(node, env, ctl)))
+        return [] if atom is ALWAYS else [atom]
+    card = cx.fresh("c")
+    inner = env.bind(node.var.name, Sym(card, "card", "card"))
+    member = cx.member(node.collection, env, ctl, card)
+    body = cx.cond(node.condition, inner, ctl)
+    if node.quantifier == "any":
+        atom = cx.aux("exists", [member + body], env, node, key=("ex", node, env, cx.ctl_key(node, env, ctl)))
+        return [] if atom is ALWAYS else [atom]
+    bad = cx.aux("counter", [member + cx.negate(body, inner, node)], env, node,
+                   key=("ctr", node, env, cx.ctl_key(node, env, ctl)))
+    return cx.negate([bad], env, node) if bad is not FALSE else []
+
+
+def compare(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
+    """A comparison."""
+    kind: str = node.kind
+    if kind == "unknown":
+        kind = value_kind(cx, node.left, env)
+    if kind == "int":
+        sized = size_side(cx, node, env, ctl)
+        if sized is not None:
+            return sized
+        left, right = cx.int_(node.left, env, ctl), cx.int_(node.right, env, ctl)
+        return int_compare(cx, node.op, left, right, node, env)
+    if node.op not in ("==", "!="):
+        raise TranslationError(node, f"`{node.op}` compares integers only")
+    left, right = value(cx, node.left, env, ctl, kind), value(cx, node.right, env, ctl, kind)
+    same = equal(cx, left, right, env, node, kind)
+    return same if node.op == "==" else cx.negate(same, env, node)
+
+
+def value_kind(cx: Compiler, node: Any, env: Env) -> str:
+    """What an operand holds."""
+    real, real_env = deref(node, env)
+    if isinstance(real, Var):
+        binding = real_env.get(real.name)
+        if isinstance(binding, (Fixed, Sym)):
+            return binding.kind
+    if isinstance(real, ir.MovedCard):
+        return "card"
+    return kind_of(real)
+
+
+def value(cx: Compiler, node: Any, env: Env, ctl: Ctl, kind: str) -> Val:
+    """An operand of the given kind."""
+    if kind == "str":
+        return cx.str_(node, env, ctl)
+    if kind == "card":
+        return cx.card(node, env, ctl)
+    if kind == "player":
+        return cx.player(node, env, ctl)
+    if kind == "team":
+        return cx.team(node, env, ctl)
+    if kind == "int":
+        return cx.int_(node, env, ctl)
+    raise TranslationError(node, f"cannot compare values of kind {kind}")
+
+
+def equal(cx: Compiler, left: Val, right: Val, env: Env, node: Any, kind: str) -> list[Literal]:
+    """Both values are equal."""
+    (la, ta), (lb, tb) = left, right
+    context = {s.var for s in cx.context(env)}
+    if isinstance(tb, Variable) and tb not in context:
+        return clean(la + substitute(lb, tb, ta))
+    if isinstance(ta, Variable) and ta not in context:
+        return clean(lb + substitute(la, ta, tb))
+    if not isinstance(ta, Variable) and not isinstance(tb, Variable):
+        return clean(la + lb) if ta == tb else [FALSE]
+    sort = {"card": "card", "player": "seat", "team": "team"}.get(kind)
+    if sort is None:
+        raise TranslationError(node, "cannot compare these two values")
+    return clean(la + lb + [f(cx.same(sort), ta, tb)])
+
+
+def int_compare(cx: Compiler, op: str, left: Val, right: Val, node: Any, env: Env) -> list[Literal]:
+    """``left op right`` for integers."""
+    (la, ta), (lb, tb) = left, right
+    if not isinstance(ta, Variable) and not isinstance(tb, Variable):
+        return clean(la + lb) if holds(op, int(ta.name), int(tb.name)) else [FALSE]
+    if op == "==":
+        return equal(cx, left, right, env, node, "int")
+    if not isinstance(tb, Variable):
+        table = cx.tables.test(op, int(tb.name), term_interval(cx, ta, node, env, "left"))
+        return clean(la + lb + [f(table, ta)]) if table else [FALSE]
+    if not isinstance(ta, Variable):
+        flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}[op]
+        table = cx.tables.test(flipped, int(ta.name), term_interval(cx, tb, node, env, "right"))
+        return clean(la + lb + [f(table, tb)]) if table else [FALSE]
+    ra, rb = term_interval(cx, ta, node, env, "left"), term_interval(cx, tb, node, env, "right")
+    if (ra[1] - ra[0] + 1) * (rb[1] - rb[0] + 1) > 400 and op != "!=":
+        return chain_compare(cx, op, left, right, ra, rb, node, env)
+    table = cx.tables.compare(op, ra, rb)
+    return clean(la + lb + [f(table, ta, tb)]) if table else [FALSE]
+
+
+def chain_compare(cx: Compiler, op: str, left: Val, right: Val, ra: Interval, rb: Interval, node: Any,
+                  env: Env) -> list[Literal]:
+    """``left op right`` for two wide-ranging values, with a chain "left is at least v"
+    (linear in the ranges, where a table would be their product)."""
+    if op in ("<", "<="):
+        left, right, ra, rb = right, left, rb, ra
+        op = {"<": ">", "<=": ">="}[op]
+    (la, ta), (lb, tb) = left, right
+    params = [(s.var, s.sort) for s in cx.context(env) if s.var in lit_vars(la + lb)]
+    heads = [v for v, _ in params]
+    prefix = cx.book.name("atleast", node)
+    result = cx.book.name("cmp", node)
+    shift = 1 if op == ">" else 0
+    def safe(body: list[Literal]) -> list[Literal]:
+        bound = positive_vars(body)
+        return body + [cx.sort_literal(v, srt) for v, srt in params if v not in bound]
+
+    with cx.book.group(f"{describe(node)}: the left side is at least v, for each v", node):
+        for v in range(ra[0], ra[1] + 1):
+            here = f(f"{prefix}_{_n(v)}", *heads)
+            cx.book.add(rule(here, safe(substitute(la, ta, num(v)) if isinstance(ta, Variable) else la)))
+            if v > ra[0]:
+                cx.book.add(rule(f(f"{prefix}_{_n(v - 1)}", *heads), [here]))
+        for w in range(rb[0], rb[1] + 1):
+            need = w + shift
+            if need > ra[1]:
+                continue
+            reach = f(f"{prefix}_{_n(max(need, ra[0]))}", *heads)
+            body = (substitute(lb, tb, num(w)) if isinstance(tb, Variable) else lb) + [reach]
+            cx.book.add(rule(f(result, *heads), safe(body)))
+    return [f(result, *heads)]
+
+
+def term_interval(cx: Compiler, term: Term, node: Any, env: Env, side: str) -> Interval:
+    """The range of an operand of a comparison node."""
+    operand = getattr(node, side, None) if isinstance(node, Compare) else node
+    return cx.interval(operand, env)
+
+
+def size_side(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal] | None:
+    """``(size C) op k`` or ``(sum C using P) op k`` with a constant k: sizes compared with 0
+    need no counting, and counts and sums stop (saturate) just above k."""
+    flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+    for coll_side, k_side, op in ((node.left, node.right, node.op), (node.right, node.left, flip[node.op])):
+        real, real_env = deref(coll_side, env)
+        if isinstance(real, (Size, Sum)):
+            k = static_int(k_side, env)
+            if k is None:
+                continue
+            if isinstance(real, Size):
+                return cx.size_compare(real.collection, op, k, real_env, ctl)
+            if k < 0:
+                return [] if op in (">", ">=", "!=") else [FALSE]
+            lits, value = cx.sum_value(real, real_env, ctl, cap=k + 1)
+            table = cx.tables.test(op, k, (0, k + 1))
+            return lits + [f(table, value) if table else FALSE]
+    return None
+
+
+def elem_member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, term: Term, kind: str) -> list[Literal]:
+    """Membership of a value in any collection (cards, or a static one)."""
+    if kind == "card":
+        return cx.member(coll, env, ctl, term)
+    elements = static_elements(cx.model, coll, env, coll)
+    if elements is None:
+        raise TranslationError(coll, "cannot choose from this collection")
+    sort = {"player": "seat", "team": "team"}.get(kind)
+    alternatives = []
+    for binding, conds in elements:
+        assert isinstance(binding, Fixed)
+        lits: list[Literal] = []
+        for cond, cond_env in conds:
+            lits += cx.cond(cond, cond_env, ctl)
+        if not isinstance(term, Variable):
+            if term == binding.term:
+                alternatives.append(lits)
+            continue
+        if sort is None:
+            alternatives.append(lits + [cx.sort_literal(term, "name:" + binding.term.name)
+                                        if kind == "str" else cx.sort_literal(term, f"int:{binding.term.name}:{binding.term.name}")])
+        else:
+            alternatives.append(lits + [f(cx.same(sort), term, binding.term)])
+    if not alternatives:
+        return [FALSE]
+    if not isinstance(term, Variable) and any(not a for a in alternatives):
+        return []
+    extra = [(term, _sort_of(kind, elements))] if isinstance(term, Variable) else []
+    atom = cx.aux("elem", alternatives, env, coll, extra=extra, key=("elem", coll, env, ctl.key, term))
+    return [atom]
+
+
+def _sort_of(kind: str, elements: list[tuple[ir.Binding, list[tuple[Node, Env]]]]) -> str:
+    if kind == "player":
+        return "seat"
+    if kind == "team":
+        return "team"
+    values = [b.term.name for b, _ in elements if isinstance(b, Fixed)]  # all Fixed (see elem_member)
+    if kind == "int":
+        return f"int:{min(map(int, values))}:{max(map(int, values))}"
+    return "name:" + ",".join(values)
+
+
+def _n(value: int) -> str:
+    return f"m{-value}" if value < 0 else str(value)

@@ -1,0 +1,62 @@
+"""What the rules of effects and the expression compiler tell each other while they are written.
+
+- A value one step computes and a later step of the same block reads (a guard's outcome, a card
+  of a parallel ``all``, the card an earlier effect moved or picked) is kept in a temporary
+  fluent: :meth:`Ledger.need` records it, and :mod:`.effects` writes its keepers at the end.
+- What ``random`` must choose in a step (a card drawn from a shuffled heap, a tie broken, a
+  number), under which conditions.
+- The failures to check (a value out of its range, too many members for the slots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ggp.gdl.rules import Literal
+from ggp.gdl.terms import Function, Variable
+
+#: What ``random`` chooses in a step: the kind of move (``draw``, ``pick``, ``num``), the
+#: conditions of the step, the literals naming the candidates, the chosen value's variable.
+ChanceUse = tuple[str, list[Literal], list[Literal], Variable]
+
+
+@dataclass
+class Temp:
+    """A value kept from one batch to later ones of the same block."""
+
+    fluent: Function
+    anchor: str
+    readers: set[str] = field(default_factory=set)
+    #: For a card of a parallel ``all`` kept for later: (its domain, its binding).
+    extra: Any = None
+
+
+@dataclass
+class Ledger:
+    """The records (see the module doc)."""
+
+    temps: dict[Any, Temp] = field(default_factory=dict)
+    #: Per effect id: the relation of the cards it moved, and of the card it picked.
+    moved: dict[int, str] = field(default_factory=dict)
+    picks: dict[int, str] = field(default_factory=dict)
+    #: Per batch id: what ``random`` chooses there.
+    chance_uses: dict[str, list[ChanceUse]] = field(default_factory=dict)
+    #: The conditions of the effect being written (a chance use inherits them).
+    current_guards: list[Literal] = field(default_factory=list)
+    #: (kind, body): the game fails when a body holds.
+    failures: list[tuple[str, list[Literal]]] = field(default_factory=list)
+
+    def need(self, key: Any, fluent: Function, anchor: str, reader: str, extra: Any = None) -> None:
+        """A temporary fluent written in batch ``anchor`` is read by batch ``reader``."""
+        temp = self.temps.setdefault(key, Temp(fluent, anchor))
+        temp.readers.add(reader)
+        if extra is not None:
+            temp.extra = extra
+
+    def chance(self, batch: str | None, use: ChanceUse) -> None:
+        """Batch ``batch`` needs ``random`` to choose (see :data:`ChanceUse`)."""
+        self.chance_uses.setdefault(batch or "", []).append(use)
+
+
+__all__ = ["ChanceUse", "Ledger", "Temp"]

@@ -1,0 +1,192 @@
+"""Integer and string values: storage, arithmetic through tables, sizes and sums of card
+collections, points, aggregates over players, ``random``; ``cardatt`` with and without a value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ggp.gdl.rules import Literal, Not
+from ggp.gdl.terms import Term, Variable
+from translators.recycle.analysis.constants import static_int
+from translators.recycle.analysis.integers import fib, tri
+from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.literals import (
+    ALWAYS,
+    FALSE,
+    lit_vars,
+    substitute,
+)
+from translators.recycle.emit.protocol import Compiler
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.symbols.vocabulary import (
+    RANDOM,
+    UNSET,
+    does,
+    f,
+    name,
+    num,
+    true,
+)
+from translators.recycle.syntax.nodes import (
+    Arith,
+    CardAtt,
+    ExtremeCard,
+    Fib,
+    IntAgg,
+    IntStorage,
+    Name,
+    Random,
+    Score,
+    Size,
+    StrStorage,
+    Sum,
+    Tri,
+    Var,
+)
+from translators.recycle.translation_error import TranslationError
+
+
+def int_(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
+    """An integer expression."""
+    node, env = deref(node, env)
+    known = static_int(node, env)
+    if known is not None:
+        return [], num(known)
+    if isinstance(node, Var):
+        binding = env.get(node.name)
+        if isinstance(binding, Sym):
+            return [], binding.var
+        raise TranslationError(node, f"'{node.name} is not an integer here")
+    if isinstance(node, IntStorage):
+        lits, owner = cx.owner(node.owner, env, ctl)
+        family = cx.family(node, env)
+        if cx.wide.is_wide(family):
+            more, value = cx.wide.read(owner, family, cx.fresh)
+            return lits + more, value
+        v = cx.fresh("n")
+        return lits + [true(f("sto", owner, cx.storage_name(node.name, env), v))], v
+    if isinstance(node, Arith):
+        return arith(cx, node, env, ctl)
+    if isinstance(node, Size):
+        return cx.size_value(node.collection, env, ctl)
+    if isinstance(node, Sum):
+        return cx.sum_value(node, env, ctl)
+    if isinstance(node, Score):
+        card = node.card
+        real, real_env = deref(card, env)
+        if isinstance(real, ExtremeCard) and real.points == node.points:
+            return cx.extreme_value(real, real_env, ctl)
+        return score(cx, node, env, ctl)
+    if isinstance(node, IntAgg):
+        return int_agg(cx, node, env, ctl)
+    if isinstance(node, Random):
+        return random_value(cx, node, env, ctl)
+    if isinstance(node, (Tri, Fib)):
+        lits, arg = int_(cx, node.arg, env, ctl)
+        what = "tri" if isinstance(node, Tri) else "fib"
+        table = cx.tables.unary(what, tri if what == "tri" else fib, cx.interval(node.arg, env))
+        v = cx.fresh("n")
+        return lits + [f(table, arg, v) if table else FALSE], v
+    raise TranslationError(node, "an integer is expected here")
+
+
+def score(cx: Compiler, node: Score, env: Env, ctl: Ctl) -> Val:
+    """``(score CARD using P)`` (no value when there is no card)."""
+    card_lits, card = cx.card(node.card, env, ctl)
+    lits, value = cx.points(node.points, env, ctl, card)
+    return card_lits + lits, value
+
+
+def arith(cx: Compiler, node: Arith, env: Env, ctl: Ctl) -> Val:
+    """``(op A B)`` through a table."""
+    la, ta = int_(cx, node.left, env, ctl)
+    lb, tb = int_(cx, node.right, env, ctl)
+    out = cx.interval(node, env)
+    v = cx.fresh("n")
+    if not isinstance(tb, Variable):
+        table = cx.tables.shift(node.op, int(tb.name), cx.interval(node.left, env), out)
+        return la + lb + [f(table, ta, v) if table else FALSE], v
+    if not isinstance(ta, Variable):
+        table = cx.tables.shift(node.op, int(ta.name), cx.interval(node.right, env), out, left=True)
+        return la + lb + [f(table, tb, v) if table else FALSE], v
+    table = cx.tables.binary(node.op, cx.interval(node.left, env), cx.interval(node.right, env), out)
+    return la + lb + [f(table, ta, tb, v) if table else FALSE], v
+
+
+def int_agg(cx: Compiler, node: IntAgg, env: Env, ctl: Ctl) -> Val:
+    """``(all COLL 'V (OWNER sto NAME))``: the sum over a static collection."""
+
+    elements = static_elements(cx.model, node.collection, env, node)
+    if elements is None or any(conds for _, conds in elements):
+        raise TranslationError(node, "a sum over storage needs a fixed collection (players, teams)")
+    lits: list[Literal] = []
+    total: Term = num(0)
+    low = high = 0
+    for binding, _ in elements:
+        inner = env.bind(node.var.name, binding)
+        part_lits, part = int_(cx, node.body, inner, ctl)
+        lo, hi = cx.interval(node.body, inner)
+        lits += part_lits
+        if total == num(0):
+            total, low, high = part, lo, hi
+            continue
+        v = cx.fresh("n")
+        table = cx.tables.binary("+", (low, high), (lo, hi))
+        lits.append(f(table, total, part, v) if table else FALSE)
+        total, low, high = v, low + lo, high + hi
+    return lits, total
+
+
+def str_(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
+    """A string expression (may fail to have a value: ``cardatt`` of no card)."""
+    node, env = deref(node, env)
+    if isinstance(node, Name):
+        return [], name(node.text)
+    if isinstance(node, Var):
+        bound = env.term(node.name)
+        if bound is not None:
+            return [], bound
+        raise TranslationError(node, f"'{node.name} is not a string here")
+    if isinstance(node, StrStorage):
+        lits, owner = cx.owner(node.owner, env, ctl)
+        v = cx.fresh("s")
+        return lits + [true(f("str", owner, cx.storage_name(node.name, env), v))], v
+    if isinstance(node, CardAtt):
+        key = cx.storage_name(node.key, env)
+        lits, card = cx.card(node.card, env, ctl)
+        v = cx.fresh("s")
+        return lits + [f("attr", card, key, v)], v
+    raise TranslationError(node, "a string is expected here")
+
+
+def str_total(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
+    """A string expression that always has a value (``unset`` where ``cardatt`` has none)."""
+    lits, term = str_(cx, node, env, ctl)
+    real, _ = deref(node, env)
+    if not isinstance(real, CardAtt) or not isinstance(term, Variable):
+        return lits, term
+    key = ("strtotal", real, env, ctl.key)
+    if key in cx.book.memo:
+        head = cx.book.memo[key]
+        return [head], head.args[-1]
+    some = cx.aux("hasatt", [lits], env, node, key=("ha", real, env, ctl.key))
+    v = cx.fresh("s")
+    values = ",".join(sorted({name(n).name for n in cx.model.names} | {UNSET.name}))
+    params = [(s.var, s.sort) for s in cx.context(env) if s.var in lit_vars(lits)] + [(v, "name:" + values)]
+    clauses: list[tuple[dict[Variable, Term], list[Literal]]] = [({}, substitute(lits, term, v))]
+    if some is not ALWAYS:
+        clauses.append(({v: UNSET}, [Not(some)] if some is not FALSE else []))
+    head = cx.define("att", real, params, clauses)
+    cx.book.memo[key] = head
+    return [head], v
+
+
+def random_value(cx: Compiler, node: Random, env: Env, ctl: Ctl) -> Val:
+    """``(random ...)``: a number ``random`` chooses in the step."""
+    if not ctl.chance:
+        raise TranslationError(node, "`random` can only be used in an action")
+    low, high = cx.interval(node, env)
+    v = cx.fresh("n")
+    cx.ledger.chance(ctl.batch, ("num", list(cx.ledger.current_guards), [cx.sort_literal(v, f"int:{low}:{high}")], v))
+    return [does(RANDOM, f("num", v))], v
