@@ -1,5 +1,6 @@
 """The project's arrows run one way: the core never imports a translator, no module imports
-itself through others, and game languages plug in through registered loaders."""
+itself through others (type-only imports included), the translator's passes import only earlier
+passes, and game languages plug in through registered loaders."""
 
 from __future__ import annotations
 
@@ -40,8 +41,28 @@ def test_no_import_circles() -> None:
     lint = shared_path("tools", "lint", "import_circles.py")
     run = subprocess.run([sys.executable, str(lint), str(ROOT)], capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stderr
-    circles = [line for line in run.stdout.splitlines() if "ggp." in line]
-    assert circles == []
+    assert run.stdout.splitlines() == []
+
+
+#: The translator's passes in the order data flows through them: a package may import only
+#: the packages before it (the driver, ``translate.py``, composes them all).
+PASSES = ("syntax", "rulebook", "symbols", "ir", "analysis", "emit")
+
+
+def test_the_translator_passes_import_only_earlier_passes() -> None:
+    package = ROOT / "translators" / "recycle"
+    backwards = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).parts
+        if len(parts) < 2 or parts[0] not in PASSES:
+            continue
+        here = PASSES.index(parts[0])
+        for module in _imports(path):
+            names = module.split(".")
+            if names[:2] == ["translators", "recycle"] and len(names) > 2 and names[2] in PASSES \
+                    and PASSES.index(names[2]) > here:
+                backwards.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert backwards == []
 
 
 def test_rcy_files_load_through_the_declared_entry_point() -> None:

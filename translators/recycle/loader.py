@@ -70,8 +70,10 @@ def _write_cache(key: str, text: str) -> None:
 def load_recycle(path: Path) -> tuple[GameDescription, list[Problem]]:
     """Translate a ``.rcy`` file (or take its cached translation): the rules and the problems met
     (RECYCLE errors and translation warnings at their RECYCLE position)."""
+    # Imported here, not at the top: a cached translation needs none of the translator, whose
+    # import takes 0.3 s (every player process loads the rules this way).
     from ggp.gdl.kif import read_kif
-    from translators.recycle import check
+    from translators.recycle.symbols.check import check
     from translators.recycle.syntax.errors import RecycleSyntaxError
     from translators.recycle.syntax.parser import parse_recycle
     from translators.recycle.translate import compile_game, warnings_in_kif

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ggp.errors import Problem
 from translators.recycle.syntax.nodes.base import Node, Var
-from translators.recycle.syntax.nodes.values import IntLit
-
-if TYPE_CHECKING:
-    from translators.recycle.syntax.nodes.actions import CreateDeck, CreateTeams, Repeat
-    from translators.recycle.syntax.nodes.flow import FlowItem
-    from translators.recycle.syntax.nodes.logic import Value
-    from translators.recycle.syntax.nodes.values import IntExpr
+from translators.recycle.syntax.nodes.expressions import IntExpr, IntLit, Value
+from translators.recycle.syntax.nodes.statements import (
+    CreateDeck,
+    CreateTeams,
+    FlowItem,
+    Repeat,
+)
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,29 @@
-"""Actions: moving cards, changing storage, turn order, repetition, and game creation steps."""
+"""Statements: actions (moving cards, changing storage, turn order, repetition, game creation)
+and the game's flow (stages, choices, sequences, conditions, ``let``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Literal, Union
+from typing import Literal, Union
 
 from translators.recycle.syntax.nodes.base import Node, Var
-from translators.recycle.syntax.nodes.owners import OwnerOf, Relative
+from translators.recycle.syntax.nodes.expressions import (
+    Boolean,
+    CardExpr,
+    CardsExpr,
+    Collection,
+    IntExpr,
+    IntStorage,
+    OwnerOf,
+    PointStorage,
+    Relative,
+    StrExpr,
+    StrStorage,
+    Value,
+)
 
-if TYPE_CHECKING:
-    from translators.recycle.syntax.nodes.cards import CardExpr, CardsExpr
-    from translators.recycle.syntax.nodes.collections import Collection
-    from translators.recycle.syntax.nodes.flow import Item
-    from translators.recycle.syntax.nodes.values import (
-        IntExpr,
-        IntStorage,
-        PointStorage,
-        StrExpr,
-        StrStorage,
-    )
+# -------- Actions: moving cards, changing storage, turn order, repetition, and game creation steps
 
 
 @dataclass(frozen=True)
@@ -210,3 +214,57 @@ Action = Union[
     Move, Remember, Forget, Shuffle, FaroShuffle, IntUpdate, SetStr, SetPoints, Cycle,
     TurnPass, Repeat, RepeatAll, CreateTeams, CreateDeck, ActionAgg,
 ]
+
+
+# -------- Game flow: stages, choices, sequences, conditions and ``let``
+
+
+@dataclass(frozen=True)
+class Do(Node):
+    """``(do (ITEM...))``: the items in order."""
+
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Choice(Node):
+    """``(choice (ITEM...))``: the current player picks one enabled option."""
+
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Conditional(Node):
+    """``(CONDITION BODY)``: BODY only when the condition holds."""
+
+    condition: Boolean
+    body: Body
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    """``(let VALUE 'V BODY)``: names a value for BODY."""
+
+    value: Value
+    var: Var
+    body: Choice | Item
+
+
+@dataclass(frozen=True)
+class Stage(Node):
+    """``(stage player|team (end CONDITION) ITEM...)``: turns over a cycle of players or
+    teams, the body once per turn, until the end condition holds (checked before each turn)."""
+
+    kind: Literal["player", "team"]
+    end: Boolean
+    body: tuple[FlowItem, ...]
+
+
+#: What a ``do``/``choice`` item, a condition or ``let`` can hold.
+Body = Union[
+    Do, Let, Move, Remember, Forget, Shuffle, FaroShuffle, IntUpdate, SetStr, SetPoints, Cycle,
+    TurnPass, Repeat, RepeatAll, CreateTeams, CreateDeck, ActionAgg,
+]
+Item = Union[Conditional, Body]
+#: What a game or stage is made of.
+FlowItem = Union[Stage, Choice, Do, ActionAgg, Let]
