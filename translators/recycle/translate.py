@@ -98,12 +98,13 @@ def _run(game: Game) -> Translation:
     if chance:
         emit_chance(comp)
     emit_storage(comp)
-    emit_turns(book, control, plan, bool(program.choices))
+    emit_turns(book, comp.tables, control, plan, bool(program.choices))
     emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked)
     emitter.emit_temps(plan.batches, plan.blocks)
     emit_ending(comp, bool(program.choices))
     emit_percepts(book, model, emitter)
     emit_goals(comp, Env())
+    comp.tables.finish()
     stages = stages_of(book.rules())
     split = drop_undefined([split_by_stage(rules, stages) for _, rules in book.groups])
     book.groups = [(comment, rules) for (comment, _), rules in zip(book.groups, split)]

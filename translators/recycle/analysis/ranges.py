@@ -17,12 +17,13 @@ from collections.abc import Callable
 from typing import Any
 
 from translators.recycle.analysis.integers import Interval, apply, fib, tri
+from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import expression_kind, static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
-from translators.recycle.symbols.model import GameModel, owner_kind
+from translators.recycle.symbols.model import CHOICE_LIMIT, GameModel, owner_kind
 from translators.recycle.syntax.nodes import (
     Arith,
     Compare,
@@ -48,7 +49,6 @@ LIMIT = 400_000
 UNARY_LIMIT = 4000
 #: An increment of a unary family may need a table of at most this many rows.
 TABLE_BUDGET = 20_000
-CHOICE_LIMIT = 500
 
 
 def hull(a: Interval, b: Interval) -> Interval:
@@ -87,6 +87,14 @@ class Ranges:
         self.domains = domains
         self.pointmaps = pointmaps
         self.exec_bound = exec_bound
+        #: The choice and option of each effect of a choice's options.
+        self.option_of: dict[int, tuple[str, int]] = {}
+        self.choice_effects: dict[str, list[ir.Effect]] = {}
+        for choice in program.choices.values():
+            for option in choice.options:
+                for effect in option.effects:
+                    self.option_of[effect.id] = (choice.id, option.index)
+                    self.choice_effects.setdefault(choice.id, []).append(effect)
         self.cells: dict[tuple[str, str], Interval] = {}
         self.wide: dict[tuple[str, str], Interval] = {}
         self.solve()
@@ -188,6 +196,9 @@ class Ranges:
             before = dict(self.cells)
             fresh: dict[tuple[str, str], list[Interval]] = {}
             deltas: dict[tuple[str, str], list[tuple[Interval, int | None]]] = {}
+            # The options of one choice are alternatives: a pass runs one of them, so they
+            # change a cell by the most any one option changes it, not by their sum.
+            chosen: dict[tuple[tuple[str, str], str], dict[int, Interval]] = {}
             for effect in writes:
                 cell = effect.cell
                 key = (owner_kind(cell.owner), _label(cell.name))
@@ -196,9 +207,20 @@ class Ranges:
                 value = self.of(effect.value, effect.env)
                 if effect.op == "set":
                     fresh.setdefault(key, []).append(value)
-                else:
-                    delta = value if effect.op == "inc" else (-value[1], -value[0])
+                    continue
+                delta = value if effect.op == "inc" else (-value[1], -value[0])
+                place = self.option_of.get(effect.id)
+                if place is None:
                     deltas.setdefault(key, []).append((delta, self.exec_bound(effect)))
+                    continue
+                total = chosen.setdefault((key, place[0]), {}).get(place[1], (0, 0))
+                chosen[(key, place[0])][place[1]] = (total[0] + delta[0], total[1] + delta[1])
+            for (key, choice), by_option in chosen.items():
+                options = len(self.program.choices[choice].options)
+                spans = list(by_option.values()) + ([(0, 0)] if len(by_option) < options else [])
+                first = next(e for e in self.choice_effects[choice] if isinstance(e, ir.SetInt))
+                deltas.setdefault(key, []).append(((min(s[0] for s in spans), max(s[1] for s in spans)),
+                                                   self.exec_bound(first)))
             for key in set(fresh) | set(deltas):
                 base = (0, 0)
                 for value in fresh.get(key, []):
@@ -272,7 +294,9 @@ def _has_choice(items: list[ir.Item]) -> bool:
 def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True) -> dict[int, int | None]:
     """For each effect, a (heuristic) bound on how many times it runs.
 
-    A loop (a stage) whose every pass makes ``k`` choices runs at most ``500 // k + 1`` passes
+    A loop (a stage) whose passes are bounded by its control state (a betting round: see
+    :mod:`.loops`) runs at most that many passes. Otherwise, a loop whose every pass makes ``k``
+    choices runs at most ``500 // k + 1`` passes
     in all (CardStock's limit), and we also assume it runs at most as many passes as there are
     cards and players (a pass of a card game moves or plays a card); a loop that makes no choice
     is assumed to run one round of its cycle (one pass per player or team) each time it is
@@ -295,7 +319,10 @@ def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True)
             else:
                 k = sum(1 for x in item.body if isinstance(x, ir.ChoiceNode))
                 rounds = model.players if item.ref.kind == "player" else len(model.teams)
-                if k:
+                exact = stage_passes(model, program, item) if k else None
+                if exact is not None:
+                    passes = exact
+                elif k:
                     passes = min(CHOICE_LIMIT // k + 1, cards + rounds)
                 elif nested and _has_choice(item.body):
                     passes = cards + rounds

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ggp.gdl.rules import Literal, Not
+from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, holds
@@ -369,16 +369,7 @@ def capped_add(cx: Compiler, a: Interval, b: Interval, cap: int | None) -> str |
     """``(NAME x y z)``: z = x + y, or min(x + y, cap)."""
     if cap is None:
         return cx.tables.binary("+", a, b)
-    key = ("capadd", a, b, cap)
-    if key not in cx.book.memo:
-        rel = cx.book.name("addcap")
-        cx.book.memo[key] = rel
-        with cx.book.group(f"table: z = min(x + y, {cap})"):
-            for x in range(a[0], a[1] + 1):
-                for y in range(b[0], b[1] + 1):
-                    cx.book.add(rule(f(rel, num(x), num(y), num(min(x + y, cap)))))
-    table: str = cx.book.memo[key]
-    return table
+    return cx.tables.capped(a, b, cap)
 
 
 def lift(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[SeatBind]] | None:
@@ -441,11 +432,14 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     places = concrete(real, real_env, cx.model)
     if not ctl.chance or not any(p in cx.heapy for p in places):
         return known, v
-    draw = lits + [f("heaptop", loc), does(RANDOM, f("draw", v))]
     cx.ledger.chance(ctl.batch, ("draw", cx.ledger.current_guards + lits + [f("heaptop", loc)], [true(f("at", v, loc))], v))
-    params = context_params(cx, real_env, [known, draw]) + [(v, "card")]
-    head = cx.define("topcard", node, params, [({}, known), ({}, draw)])
-    return [head], v
+    if ("topcard",) not in cx.book.memo:
+        cx.book.memo[("topcard",)] = True
+        where, card = Variable("l"), Variable("c")
+        with cx.book.group("the top card of a pile: the known top, or the card random draws from a shuffled heap"):
+            cx.book.add(rule(f("topcard", where, card), true(f("ontop", where, card))))
+            cx.book.add(rule(f("topcard", where, card), f("heaptop", where), does(RANDOM, f("draw", card))))
+    return lits + [f("topcard", loc, v)], v
 
 
 def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:
@@ -510,41 +504,23 @@ def extreme_value(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
 def extreme(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
     """The best card; in a step a tie is broken by ``random``; elsewhere (a legal-move
     condition, the scoring) a tie gives no card."""
-    _, _, _prefix, tied, heads = extreme_parts(cx, node, env, ctl)
+    _, _, prefix, tied, heads = extreme_parts(cx, node, env, ctl)
+    several = f(f"{prefix}_tie", *heads)
     key = ("extcount", node, env, ctl_key(cx, node.cards, env, ctl))
-    cards = domain_cards(cx, node.cards, env)
     if key not in cx.book.memo:
-        probe = [f(tied, *heads, c(cid)) for cid in cards]
-        counted = cx.book.name("ties", node)
-        n, m = cx.fresh("n"), cx.fresh("n")
-        with cx.book.group(f"ties (0, 1, 2 or more) of {describe(node)}", node):
-            cx.book.add(rule(f(f"{counted}_0", *heads, num(0)),
-                               [cx.sort_literal(v, s) for v, s in cx.book.memo[("ext", node, env, ctl_key(cx, node.cards, env, ctl))][2]]))
-            for i, lit in enumerate(probe, start=1):
-                before = f(f"{counted}_{i - 1}", *heads, n)
-                cx.book.add(rule(f(f"{counted}_{i}", *heads, m), [before, lit, f(sat2(cx), n, m)]))
-                cx.book.add(rule(f(f"{counted}_{i}", *heads, n), [before, Not(lit)]))
-        cx.book.memo[key] = f"{counted}_{len(probe)}"
-    count_rel = cx.book.memo[key]
+        a, b = cx.fresh("c"), cx.fresh("c")
+        with cx.book.group(f"several cards are best in {describe(node)}", node):
+            cx.book.add(rule(several, f(tied, *heads, a), f(tied, *heads, b), Distinct(a, b)))
+        cx.book.memo[key] = True
     v = cx.fresh("c")
-    unique: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(1))]
+    unique: list[Literal] = [f(tied, *heads, v), Not(several)]
     if not ctl.chance:
         return unique, v
-    tie: list[Literal] = [f(tied, *heads, v), f(count_rel, *heads, num(2)), does(RANDOM, f("pick", v))]
-    cx.ledger.chance(ctl.batch, ("pick", cx.ledger.current_guards + [f(count_rel, *heads, num(2))], [f(tied, *heads, v)], v))
+    tie: list[Literal] = [f(tied, *heads, v), several, does(RANDOM, f("pick", v))]
+    cx.ledger.chance(ctl.batch, ("pick", cx.ledger.current_guards + [several], [f(tied, *heads, v)], v))
     params = [(h, s) for h, s in cx.book.memo[("ext", node, env, ctl_key(cx, node.cards, env, ctl))][2]] + [(v, "card")]
     head = cx.define("best", node, params, [({}, unique), ({}, tie)])
     return [head], v
-
-
-def sat2(cx: Compiler) -> str:
-    """``(sat2 x y)``: y = min(x + 1, 2)."""
-    if ("sat2",) not in cx.book.memo:
-        cx.book.memo[("sat2",)] = "sat2"
-        with cx.book.group("table: y = min(x + 1, 2)"):
-            for x in range(3):
-                cx.book.add(rule(f("sat2", num(x), num(min(x + 1, 2)))))
-    return "sat2"
 
 
 def _deep(node: Any, env: Env) -> list[Any]:

@@ -64,13 +64,15 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(f("linked", loc(place))))
     with book.group("who owns a card: the player whose location holds it"):
         book.add(rule(f("owns", C, X), true(f("at", C, L)), f("locowner", L, X)))
-    singles = [m for m in emitter.moves if m.kind == "single"]
-    bulks = [m for m in emitter.moves if m.kind == "bulk"]
-    copies = [m for m in emitter.moves if m.kind == "copy"]
+    I = Variable("i")
+    used = sorted({m.relation for m in emitter.moves})
+    singles = [r for r in used if r == "move"]
+    bulks = [r for r in used if r.startswith("move_all")]
+    copies = [r for r in used if r == "remember"]
     with book.group("cards move: a moved card is where it goes, the others stay"):
-        for m in singles + bulks:
-            book.add(rule(f("moving", C), f(m.relation, C, F, T)))
-            book.add(rule(nxt(f("at", C, T)), f(m.relation, C, F, T)))
+        for rel in singles + bulks:
+            book.add(rule(f("moving", C), f(rel, I, C, F, T)))
+            book.add(rule(nxt(f("at", C, T)), f(rel, I, C, F, T)))
         book.add(rule(nxt(f("at", C, L)), true(f("at", C, L)), Not(f("moving", C))))
     if ordered:
         with book.group("ordered locations: the known top card, heaps and lost order"):
@@ -79,15 +81,15 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(f("heaptop", L), f("heapy", L), f("nonempty", L), Not(f("hasontop", L)),
                           Not(true(f("lost", L)))))
             book.add(rule(f("lostread", L), f("nonempty", L), Not(f("hasontop", L)), true(f("lost", L))))
-            for m in singles:
-                book.add(rule(f("push", T, C), f(m.relation, C, F, T), f("ordered", T)))
-                book.add(rule(f("leave", F, C), f(m.relation, C, F, T), f("ordered", F)))
-            for m in bulks:
-                book.add(rule(f("bulkin", T), f(m.relation, C, F, T), f("ordered", T)))
-                book.add(rule(f("bulkfrom", F, T), f(m.relation, C, F, T), f("ordered", T)))
-                book.add(rule(f("leave", F, C), f(m.relation, C, F, T), f("ordered", F)))
-                if m.preserve:
-                    book.add(rule(nxt(f("ontop", T, X)), f(m.relation, C, F, T), f("ordered", T),
+            for rel in singles:
+                book.add(rule(f("push", T, C), f(rel, I, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+            for rel in bulks:
+                book.add(rule(f("bulkin", T), f(rel, I, C, F, T), f("ordered", T)))
+                book.add(rule(f("bulkfrom", F, T), f(rel, I, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+                if rel == "move_all_keep":
+                    book.add(rule(nxt(f("ontop", T, X)), f(rel, I, C, F, T), f("ordered", T),
                                   true(f("ontop", F, X))))
             book.add(rule(f("pushed", L), f("push", L, C)))
             book.add(rule(f("topleaves", L), f("leave", L, C), true(f("ontop", L, C))))
@@ -125,12 +127,12 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                     book.add(rule(f("init", f("ccount", loc(place), num(0)))))
             for k in range(MEMORY_CAP):
                 book.add(rule(f("nextcopy", num(k), num(k + 1))))
-            for m in copies:
-                book.add(rule(nxt(f("copy", C, T)), f(m.relation, C, F, T)))
-                book.add(rule(nxt(f("cpos", T, C, N)), f(m.relation, C, F, T), true(f("ccount", T, N))))
-                book.add(rule(nxt(f("ccount", T, M)), f(m.relation, C, F, T), true(f("ccount", T, N)),
+            for rel in copies:
+                book.add(rule(nxt(f("copy", C, T)), f(rel, I, C, F, T)))
+                book.add(rule(nxt(f("cpos", T, C, N)), f(rel, I, C, F, T), true(f("ccount", T, N))))
+                book.add(rule(nxt(f("ccount", T, M)), f(rel, I, C, F, T), true(f("ccount", T, N)),
                               f("nextcopy", N, M)))
-                book.add(rule(f("copied", T), f(m.relation, C, F, T)))
+                book.add(rule(f("copied", T), f(rel, I, C, F, T)))
             for rel in emitter.forgets:
                 book.add(rule(f("forgot", L), f(rel, L)))
                 book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L)))
@@ -145,8 +147,8 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             for n in range(1, MEMORY_CAP + 1):
                 for q in range(n):
                     book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
-            for m in copies:
-                book.add(rule(f("fails", c("memory")), f(m.relation, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+            for rel in copies:
+                book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
     del S
     _ = Literal
 

@@ -4,7 +4,7 @@ Every effect of a batch compiles against the step's start state. Its rule body i
 activation (``(at_step B)``, or the decision for a choice's first batch), its guards and the
 bindings of its variables, then what it computes. A guard, a fork value or a card of a parallel
 ``all`` that a later batch of the same block needs is kept in a temporary fluent (``flag``,
-``bound``, ``moved``) until then. Card moves become ``(mv_N CARD FROM TO)`` relations, from
+``bound``, ``moved``) until then. Card moves become ``(move I CARD FROM TO)`` (and the like) rules, from
 which :mod:`.cardstate` makes the card fluents and :mod:`.percepts` what each role sees.
 """
 
@@ -16,7 +16,6 @@ from typing import Any
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
-from translators.recycle.analysis.integers import apply
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.ledger import Temp
@@ -46,6 +45,12 @@ from translators.recycle.syntax.nodes import (
     Var,
 )
 from translators.recycle.translation_error import TranslationError
+
+#: The relation of each kind of card move (and bulk moves that keep their order), all
+#: ``(REL I CARD FROM TO)``: a card moves onto the top of a location, every card of a location
+#: moves, a copy of a card is remembered.
+MOVE_RELATIONS = {("single", False): "move", ("bulk", False): "move_all", ("bulk", True): "move_all_keep",
+                  ("copy", False): "remember"}
 
 
 @dataclass
@@ -261,11 +266,12 @@ class EffectEmitter:
 
     def move_relation(self, kind: str, effect: ir.Effect, batch: Batch, index: int, head: list[Term],
                       body: list[Literal], preserve: bool = False) -> None:
-        """Define ``(mv_N CARD FROM TO)`` for a moving effect."""
-        rel = self.book.name("mv", effect.node)
+        """The rule of a moving effect: ``(REL I CARD FROM TO)``, with ``I`` the effect's place
+        in its step and ``REL`` one of :data:`MOVE_RELATIONS` for its kind."""
+        rel = MOVE_RELATIONS[(kind, preserve)]
         bound = positive_vars(body)
         extra = [self.comp.sort_literal(v, "card") for v in head[:1] if isinstance(v, Variable) and v not in bound]
-        self.book.add(rule(f(rel, *head), body + extra))
+        self.book.add(rule(f(rel, num(index), *head), body + extra))
         targets = concrete(effect.target, effect.env, self.model)  # type: ignore[attr-defined]
         self.moves.append(Moves(rel, kind, effect, batch, index, preserve, targets))
         self.comp.ledger.moved[effect.id] = rel
@@ -293,22 +299,17 @@ class EffectEmitter:
         if isinstance(value, Variable):
             delta = comp.interval(effect.value, env)
             table = comp.tables.binary(op, cell_range, delta, cell_range)
-            ok = comp.tables.defined(op, cell_range, delta, cell_range)
             step: list[Literal] | None = [f(table, old, value, new)] if table else None
-            check: list[Literal] = [Not(f(ok, old, value))] if ok else []
+            check: list[Literal] = [Not(f(comp.tables.defined(table), old, value))] if table else []
         else:
             table = comp.tables.shift(op, int(value.name), cell_range, cell_range)
             step = [f(table, old, new)] if table else None
-            ok = table
-            check = [Not(f("has_" + table, old))] if table else []
-            if table:
-                self.domain_of_shift(table, cell_range, op, int(value.name))
+            check = [Not(f(comp.tables.domain(table), old))] if table else []
         if step is None:
             self.comp.ledger.failures.append(("overflow", base + owner_lits + value_lits + current))
             return
         self.book.add(rule(f("stoset", owner, label, new), base + owner_lits + value_lits + current + step))
         self.comp.ledger.failures.append(("overflow", base + owner_lits + value_lits + current + check))
-        del ok
 
     def additive(self, family: tuple[str, str], members: list[tuple[int, ir.Effect]], batch: Batch,
                  act: list[Literal], ctl: StepCtl) -> None:
@@ -331,7 +332,7 @@ class EffectEmitter:
                 span = comp.interval(effect.value, env)
                 op = "+" if effect.op == "inc" else "-"
                 table = comp.tables.binary(op, cell_range, span, cell_range)
-                ok = comp.tables.defined(op, cell_range, span, cell_range)
+                ok = comp.tables.defined(table) if table else None
                 self.book.add(rule(f(f"{rel}_d{k}", owner, value), base + owner_lits + value_lits))
                 self.book.add(rule(f(f"{rel}_has{k}", o), f(f"{rel}_d{k}", o, d)))
                 self.book.add(rule(f(f"{rel}_touched", o), f(f"{rel}_d{k}", o, d)))
@@ -366,18 +367,6 @@ class EffectEmitter:
         span = comp.interval(effect.value, env)
         self.comp.ledger.failures += wide.add(base, owner, family, (value_lits, value), span, effect.op == "dec", comp.fresh)
         del wide_delta
-
-    def domain_of_shift(self, table: str, cell_range: tuple[int, int], op: str, k: int) -> None:
-        """``(has_TABLE x)`` for the x a shift table has a row for."""
-        memo = ("has", table)
-        if memo in self.book.memo:
-            return
-        self.book.memo[memo] = True
-        with self.book.group(f"table: x {op} {k} is in range"):
-            for x in range(cell_range[0], cell_range[1] + 1):
-                z = apply(op, x, k)
-                if z is not None and cell_range[0] <= z <= cell_range[1]:
-                    self.book.add(rule(f("has_" + table, num(x))))
 
     def cycle(self, effect: ir.CycleSet, base: list[Literal], ctl: StepCtl) -> None:
         """``(cycle next|current X)``."""
@@ -417,7 +406,9 @@ class EffectEmitter:
                         lits = lits + self.comp.member(domain.collection, domain.env, StepCtl(anchor), sym.var)
                     self.book.add(rule(nxt(temp.fluent), lits))
                 elif kind == "moved":
-                    self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1], Variable("f"), Variable("t"))]))
+                    mover = next(m for m in self.moves if m.effect.id == key[1])
+                    self.book.add(rule(nxt(temp.fluent), self.activation(mover.batch)
+                                       + [f(mover.relation, num(mover.index), temp.fluent.args[1], Variable("f"), Variable("t"))]))
                 elif kind == "picked":
                     self.book.add(rule(nxt(temp.fluent), [f(key[2], temp.fluent.args[1])]))
                 block, start = self.batch_order[anchor]

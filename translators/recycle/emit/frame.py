@@ -3,13 +3,14 @@ and the program counter from one step to the next, failures and the end."""
 
 from __future__ import annotations
 
-from ggp.gdl.rules import Not
+from ggp.gdl.rules import Distinct, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import StepPlan
+from translators.recycle.emit.arith import Tables
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.symbols.model import GameModel
+from translators.recycle.symbols.model import CHOICE_LIMIT, GameModel
 from translators.recycle.symbols.vocabulary import (
     RANDOM,
     UNSET,
@@ -21,9 +22,6 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
-
-#: CardStock's limit on choices in one game.
-CHOICE_LIMIT = 500
 
 
 def emit_header(book: RuleBook, model: GameModel, chance: bool) -> None:
@@ -85,9 +83,9 @@ def emit_storage(comp: Compiler) -> None:
             book.add(rule(nxt(f("wsto", O, N, I, V)), true(f("wsto", O, N, I, V))))
 
 
-def emit_turns(book: RuleBook, control: Control, plan: StepPlan, has_choices: bool) -> None:
+def emit_turns(book: RuleBook, tables: Tables, control: Control, plan: StepPlan, has_choices: bool) -> None:
     """Seats, queues, the program counter and the choice counter from one step to the next."""
-    S, P, U, X, N, M = (Variable(n) for n in ("s", "p", "u", "x", "n", "m"))
+    S, P, U, X = (Variable(n) for n in ("s", "p", "u", "x"))
     with book.group("seats: the top level starts at seat 0; a stage's seat as resolved, unless set"):
         book.add(rule(f("init", f("seat", c("s0"), c("player0")))))
         book.add(rule(f("hasqueue", S), true(f("queue", S, X))))
@@ -111,16 +109,25 @@ def emit_turns(book: RuleBook, control: Control, plan: StepPlan, has_choices: bo
             if point.kind == "batch" and point.id not in plan.option_first:
                 book.add(rule(f("npc", c(control.after[point.id])), f("at_step", c(point.id))))
         book.add(rule(nxt(f("pc", X)), f("npc", X)))
-    with book.group(f"choices made so far (CardStock stops a game at {CHOICE_LIMIT})"):
-        book.add(rule(f("init", f("choices", num(0)))))
-        for k in range(CHOICE_LIMIT):
-            book.add(rule(f("nextcount", num(k), num(k + 1))))
+    with book.group(f"choices made so far, in decimal digits (CardStock stops a game at {CHOICE_LIMIT})"):
+        D = [Variable(n) for n in ("a", "b", "c")]
+        E = [Variable(n) for n in ("a2", "b2", "c2")]
+        book.add(rule(f("init", f("choices", num(0), num(0), num(0)))))
         if has_choices:
-            book.add(rule(nxt(f("choices", M)), true(f("choices", N)), c("choicestep"), f("nextcount", N, M)))
-            book.add(rule(nxt(f("choices", N)), true(f("choices", N)), Not(c("choicestep"))))
-            book.add(rule(c("limit"), c("choicestep"), true(f("choices", num(CHOICE_LIMIT)))))
+            tables.cover((0, 9))
+            # the last digit steps; a 9 turns to 0 and carries into the digit before it; the
+            # count stops at the limit (the game ends there)
+            top = num(CHOICE_LIMIT // 100)
+            for i in (2, 1, 0):
+                before = D[:i] + [D[i]] + [num(9)] * (2 - i)
+                after = D[:i] + [E[i]] + [num(0)] * (2 - i)
+                book.add(rule(nxt(f("choices", *after)), true(f("choices", *before)), c("choicestep"),
+                              f("succ", D[i], E[i]), Distinct(D[i], num(9)), Distinct(before[0], top)))
+            book.add(rule(nxt(f("choices", *D)), true(f("choices", *D)), Not(c("choicestep"))))
+            limit = [num(int(d)) for d in f"{CHOICE_LIMIT:03d}"]
+            book.add(rule(c("limit"), c("choicestep"), true(f("choices", *limit))))
         else:
-            book.add(rule(nxt(f("choices", N)), true(f("choices", N))))
+            book.add(rule(nxt(f("choices", *D)), true(f("choices", *D))))
 
 
 def emit_ending(comp: Compiler, has_choices: bool) -> None:

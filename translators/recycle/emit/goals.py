@@ -13,8 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ggp.gdl.rules import Not
-from ggp.gdl.terms import Variable
+from ggp.gdl.rules import Distinct, Not
+from ggp.gdl.terms import Constant, Function, Variable
 from translators.recycle.emit.contexts import FixedSeatCtl
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.emit.wide import digits_for, encode
@@ -54,57 +54,46 @@ def emit_goals(comp: Compiler, env: Env) -> None:
     if direct:
         assert family is not None  # direct reads a wide family
         _wide_ranking(comp_, real, real_env, family, scoring.order)
-    elif high - low + 1 <= 200:
-        _unary_ranking(book, n, low, high, scoring.order)
+    elif high - low + 1 <= 400:
+        _unary_ranking(comp_, low, high, scoring.order)
     else:
         _digit_ranking(book, n, low, high, scoring.order)
-    with book.group("goals: 100 x (players below + half the players tied) / (players - 1)"):
+    P, Q, K, K2, B, B2, T, T2, G = (Variable(x) for x in ("p", "q", "k", "k2", "b", "b2", "t", "t2", "g"))
+    comp_.tables.cover((0, n))
+    with book.group("goals: 100 x (players below + half the players tied) / (players - 1); "
+                    "(rank P K B T): of the first K seats, P beats B and ties T"):
         book.add(rule(c("normal_end"), f("at_step", c("end")), Not(c("has_failed"))))
-        for seat in range(n):
-            others = [j for j in range(n) if j != seat]
-            prefix = f"rank_{seat}"
-            B, T, B2, T2 = Variable("b"), Variable("t"), Variable("b2"), Variable("t2")
-            book.add(rule(f(f"{prefix}_0", num(0), num(0))))
-            for k, j in enumerate(others, start=1):
-                before = f(f"{prefix}_{k - 1}", B, T)
-                book.add(rule(f(f"{prefix}_{k}", B2, T), before, c(f"beats_{seat}_{j}"), f("succ", B, B2)))
-                book.add(rule(f(f"{prefix}_{k}", B, T2), before, c(f"tie_{seat}_{j}"), f("succ", T, T2)))
-                book.add(rule(f(f"{prefix}_{k}", B, T), before, Not(c(f"beats_{seat}_{j}")),
-                              Not(c(f"tie_{seat}_{j}"))))
-            final = f"{prefix}_{len(others)}"
-            G = Variable("g")
-            book.add(rule(f("goal", c(f"player{seat}"), G), c("normal_end"), f(final, B, T), f("goalvalue", B, T, G)))
-            book.add(rule(f("goal", c(f"player{seat}"), num(50)), Not(c("normal_end"))))
+        before = f("rank", P, K, B, T)
+        book.add(rule(f("rank", P, num(0), num(0), num(0)), f("seat", P)))
+        book.add(rule(f("rank", P, K2, B2, T), before, f("seatnum", K, Q), f("beats", P, Q), f("succ", K, K2),
+                      f("succ", B, B2)))
+        book.add(rule(f("rank", P, K2, B, T2), before, f("seatnum", K, Q), f("tie", P, Q), f("succ", K, K2),
+                      f("succ", T, T2)))
+        book.add(rule(f("rank", P, K2, B, T), before, f("seatnum", K, Q), Not(f("beats", P, Q)), Not(f("tie", P, Q)),
+                      f("succ", K, K2)))
+        book.add(rule(f("goal", P, G), c("normal_end"), f("rank", P, num(n), B, T), f("goalvalue", B, T, G)))
+        book.add(rule(f("goal", P, num(50)), f("seat", P), Not(c("normal_end"))))
         for b in range(n):
             for t in range(n - b):
                 book.add(rule(f("goalvalue", num(b), num(t), num(goal_value(b, t, n)))))
-        for k in range(n + 1):
-            book.add(rule(f("succ", num(k), num(k + 1))))
 
 
-def _unary_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
-    """beats/ties with chains "score is at least v" (small ranges)."""
-    better = ">" if order == "max" else "<"
-    with book.group(f"ranking ({order} is best): at least, beats, ties"):
-        for seat in range(n):
-            role = c(f"player{seat}")
-            for v in range(low, high + 1):
-                atom = c(f"reach_{seat}_{_n(v)}")
-                book.add(rule(atom, f("score", role, num(v))))
-                step = v - 1 if better == ">" else v + 1
-                if low <= step <= high:
-                    book.add(rule(c(f"reach_{seat}_{_n(step)}"), atom))
-        for i in range(n):
-            for j in range(n):
-                if i == j:
-                    continue
-                A = Variable("a")
-                book.add(rule(c(f"tie_{i}_{j}"), f("score", c(f"player{i}"), A), f("score", c(f"player{j}"), A)))
-                for v in range(low, high + 1):
-                    beyond = v + 1 if better == ">" else v - 1
-                    if low <= beyond <= high:
-                        book.add(rule(c(f"beats_{i}_{j}"), f("score", c(f"player{j}"), num(v)),
-                                      c(f"reach_{i}_{_n(beyond)}")))
+def _unary_ranking(comp: Compiler, low: int, high: int, order: str) -> None:
+    """``beats`` and ``tie`` from a chain "the score is at least (max) / at most (min) v"
+    over the successor table."""
+    P, Q, V, W = (Variable(x) for x in ("p", "q", "v", "w"))
+    comp.tables.cover((low, high))
+    word = "atleast" if order == "max" else "atmost"
+
+    def step(smaller: Variable, larger: Variable) -> Function | Constant:
+        """``larger`` is one better than ``smaller``."""
+        return f("succ", smaller, larger) if order == "max" else f("succ", larger, smaller)
+
+    with comp.book.group(f"ranking ({order} is best): (beats P Q) when P's score is better, (tie P Q) when equal"):
+        comp.book.add(rule(f(word, P, V), f("score", P, V)))
+        comp.book.add(rule(f(word, P, V), f(word, P, W), step(V, W)))
+        comp.book.add(rule(f("beats", P, Q), f("score", Q, V), step(V, W), f(word, P, W)))
+        comp.book.add(rule(f("tie", P, Q), f("score", P, V), f("score", Q, V), Distinct(P, Q)))
 
 
 def _wide_ranking(comp: Compiler, node: IntStorage, env: Env, family: tuple[str, str], order: str) -> None:
@@ -142,9 +131,9 @@ def _lexicographic(book: Any, n: int, k: int, order: str) -> None:
                 for pos in range(k - 1, -1, -1):
                     book.add(rule(c(f"{above}_{pos}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), D),
                                   f("sdigit", pj, num(pos), D)))
-                    book.add(rule(c(f"beats_{i}_{j}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), A),
+                    book.add(rule(f("beats", pi, pj), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), A),
                                   f("sdigit", pj, num(pos), B), f("digitbetter", A, B)))
-                book.add(rule(c(f"tie_{i}_{j}"), c(f"{above}_0")))
+                book.add(rule(f("tie", pi, pj), c(f"{above}_0")))
 
 
 def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
@@ -160,10 +149,6 @@ def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
             for i in range(k):
                 book.add(rule(f("sdigit", role, num(i), ds[i]), f("score", role, V), f("scoredigits", V, *ds)))
     _lexicographic(book, n, k, order)
-
-
-def _n(value: int) -> str:
-    return f"m{-value}" if value < 0 else str(value)
 
 
 __all__ = ["emit_goals", "goal_value"]

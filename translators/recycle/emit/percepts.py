@@ -20,7 +20,7 @@ from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import GameModel
-from translators.recycle.symbols.vocabulary import HIDDEN, c, f, loc, num, rule
+from translators.recycle.symbols.vocabulary import HIDDEN, c, f, loc, rule
 
 
 def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> None:
@@ -35,11 +35,10 @@ def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> N
             book.add(rule(f("player", c(f"player{seat}"))))
     I = Variable("i")
     with book.group("percepts: cards moving (identity when visible at the source or the target)"):
-        for m in emitter.moves:
-            kind = "remembered" if m.kind == "copy" else "movedcard"
-            book.add(rule(f(kind, num(m.index), C, F, T), f(m.relation, C, F, T)))
+        for rel in sorted({m.relation for m in emitter.moves if m.kind != "copy"}):
+            book.add(rule(f("movedcard", I, C, F, T), f(rel, I, C, F, T)))
         if any(m.kind == "copy" for m in emitter.moves):
-            book.add(rule(f("sees", R, f("remembered", I, T, C)), f("player", R), f("remembered", I, C, F, T)))
+            book.add(rule(f("sees", R, f("remembered", I, T, C)), f("player", R), f("remember", I, C, F, T)))
         if any(m.kind != "copy" for m in emitter.moves):
             def head(card: Term) -> Function | Constant:
                 return f("sees", R, f("moved", I, F, T, card))

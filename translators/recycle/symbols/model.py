@@ -38,6 +38,9 @@ from translators.recycle.syntax.nodes import (
 )
 from translators.recycle.translation_error import TranslationError
 
+#: CardStock stops a game after this many choices (the translation ends it as a draw).
+CHOICE_LIMIT = 500
+
 #: Who can own storage and card locations.
 OwnerKind = str  # "game" | "player" | "team"
 
