@@ -97,7 +97,7 @@ class Glossary:
         if where is not None:
             return self.place(where, role)
         if isinstance(term, Function):
-            index = scheme.choice_index(term)
+            index = scheme.choice_index(term) if self.card_game else None
             if index is not None:
                 rest = " ".join(self.text(a, role) for a in term.args[1:])
                 return f"option {index + 1}" + (f": {rest}" if rest else "")

@@ -64,4 +64,4 @@ def table_text(table: Table) -> str:
 
 def moves_text(labels: Mapping[Term, str]) -> list[str]:
     """Numbered move labels, one per line (numbers from 1)."""
-    return [f"{i:>3}  {label}" for i, label in enumerate(labels.values(), 1)]
+    return [f"  {i:>3}  {label}" for i, label in enumerate(labels.values(), 1)]

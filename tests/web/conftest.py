@@ -26,7 +26,7 @@ def chromium() -> Iterator[Any]:
     yield from browser()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A data directory with recorded matches: Kuhn poker (seed 3), tic-tac-toe and a game whose
     names are HTML. ``ids`` maps each game to its match id."""
@@ -47,7 +47,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"env": env, "db": root / "data" / "matches.sqlite3", "ids": ids, "root": root}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def viewer(store: dict[str, Any]) -> Iterator[Served]:
     """``ggp view`` on a free loopback port, over the recorded matches."""
     served = Served(["view", "--db", str(store["db"]), "--port", "0"], store["env"], r"serving (http://[\d.:]+)")
