@@ -104,15 +104,14 @@ class HumanPlayer(Player):
         self._say(f"\nturn {view.turn} ({view.role})")
         if view.turn:
             self._say(self._last_turn(view, names))
+        if len(legal) == 1:  # nothing to decide: no table, no question
+            return legal[0]
         distribution = view.belief.distribution()
         likely = sorted(distribution, key=lambda s: -distribution[s])[:LABEL_STATES]
         self._say(table_text(build_table(names, Knowledge.of_belief(view.belief),
                                          to_move=to_move(view.machine, likely[0]))))
         labels = move_labels(view.machine, names, likely, view.role, legal, viewer=view.role)
         self._labels = labels
-        if len(legal) == 1:
-            self._say(f"your only legal move: {labels[legal[0]]}")
-            return legal[0]
         self._say(f"time left: {view.deadline.remaining():.0f} s. Your moves:")
         for entry in moves_text({m: labels[m] for m in legal}):
             self._say(entry)
@@ -141,10 +140,11 @@ class HumanPlayer(Player):
         """The move played last turn and what it showed, in words."""
         move = view.last_move
         played = self._labels.get(move) if move is not None else None
-        if played is None and move is not None:
+        if played is None and move is not None and move != Constant("noop"):
             played = names.text(move, str(view.role))
+        self._labels = {}
         seen = describe_percepts(names, view.last_percepts, view.role)
-        return f"you played {played}; you saw: " + ("; ".join(seen) if seen else "nothing")
+        return (f"you played {played}; " if played else "") + "you saw: " + ("; ".join(seen) if seen else "nothing")
 
     def on_match_end(self, view: TurnView, goals: dict[Constant, float]) -> None:
         """Show the goals as far as the role can know them."""

@@ -79,7 +79,8 @@ class WebPlayer(Player):
             heading = f"turn {view.turn - 1}: you played {self._labels[move]}"
         else:
             heading = f"turn {view.turn - 1}"
-        self.desk.note(heading, seen)
+        if seen or heading.count(":"):
+            self.desk.note(heading, seen)
         self._labels = {}
         self._late = False
 
@@ -117,7 +118,7 @@ class WebPlayer(Player):
         self._labels = move_labels(view.machine, self._glossary, likely, view.role, legal, viewer=view.role)
         until = view.deadline.at - MARGIN
         self.desk.show(CHOOSING, turn=view.turn, table=table, deadline=until, warning=False,
-                       moves={str(m).lower(): (m, self._labels[m]) for m in legal}, message="Your move.")
+                       moves={str(m).lower(): (m, self._labels[m]) for m in legal}, message="")
         choice = self.desk.wait_choice(until)
         if choice is None or choice not in legal:
             choice = legal[self.rng.randrange(len(legal))]
