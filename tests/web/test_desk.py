@@ -117,3 +117,40 @@ def test_names_from_game_files_stay_text_at_the_seat(chromium: Any, store: dict[
         assert match.wait(60) == 0
     finally:
         match.stop()
+
+
+def test_desks_are_handed_on_and_choices_checked() -> None:
+    import gc
+
+    from ggp.gdl.terms import Constant
+    from ggp.web.desk import CHOOSING, WATCHING, DeskRegistry
+
+    class Holder:
+        pass
+
+    registry = DeskRegistry()
+    first, second = Holder(), Holder()
+    desk, new = registry.claim(first)
+    other, other_new = registry.claim(second)
+    assert new and other_new and desk is not other and len(registry) == 2
+    registry.release(desk)
+    third = Holder()
+    again, again_new = registry.claim(third)
+    assert again is desk and not again_new  # the next match's player keeps the person's page
+    del second
+    gc.collect()
+    assert registry.claim(Holder())[0] is other  # a player that is gone frees its desk
+    assert registry.get(desk.token) is desk and registry.get("nope") is None and registry.get("é") is None
+
+    move = Constant("bet")
+    desk.show(CHOOSING, turn=4, moves={"bet": (move, "bet")}, deadline=time.monotonic() + 30)
+    assert desk.choose(3, "bet").status == 409
+    assert desk.choose(4, "fold").status == 400
+    assert desk.choose(True, "bet").status == 400 and desk.choose(4, None).status == 400
+    assert desk.choose(4, " BET ").accepted
+    assert desk.wait_choice(time.monotonic() + 1) == move
+    desk.show(WATCHING)
+    assert desk.choose(4, "bet").status == 409
+    desk.show(CHOOSING, turn=5, moves={"bet": (move, "bet")}, deadline=time.monotonic() - 1)
+    assert desk.choose(5, "bet").status == 409  # the time is up
+    assert desk.wait_choice(time.monotonic() + 0.05) is None
