@@ -359,6 +359,12 @@ class Belief:
         """The fluents true in every state held."""
         return frozenset.intersection(*(s.fluents for s in self.distribution()))
 
+    def known(self) -> frozenset[Term]:
+        """The fluents the role knows: :meth:`certain` while exact; with particles, those true
+        in every particle except, for positional relations, places the role cannot see into
+        (particles may agree by chance on a card nobody showed the role)."""
+        return self.certain() if self._info is not None else self._known()
+
     def possible(self) -> frozenset[Term]:
         """The fluents true in some state held."""
         return frozenset.union(*(s.fluents for s in self.distribution()))

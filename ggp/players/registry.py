@@ -23,6 +23,7 @@ P = TypeVar("P", bound=type[Player])
 #: Modules whose import registers the built-in players (later modules append themselves here).
 BUILTIN_MODULES: list[str] = [
     "ggp.players.simple", "ggp.players.pimc", "ggp.players.ismcts", "ggp.players.iimc", "ggp.players.human",
+    "ggp.web.player",
 ]
 
 _REGISTRY: dict[str, type[Player]] = {}
