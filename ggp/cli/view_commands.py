@@ -14,8 +14,8 @@ from ggp.view.glossary import CardTable, register_card_table
 def recycle_card_table(path: Path) -> CardTable | None:
     """The cards of a RECYCLE game as the translator numbers them, with their attributes."""
     try:
-        from translators.recycle.model import build_model
-        from translators.recycle.parser import parse_recycle
+        from translators.recycle.symbols.model import build_model
+        from translators.recycle.syntax.parser import parse_recycle
     except ImportError:
         return None
     game = parse_recycle(path.read_text(encoding="utf-8-sig"), str(path))
