@@ -46,7 +46,16 @@ from translators.recycle.emit.wide import Wide
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.nodes import Env
 from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.rulebook.inline import inline
+from translators.recycle.rulebook.merge import merge
+from translators.recycle.rulebook.names import (
+    node_words,
+    rename,
+    stage_words,
+    word_names,
+)
 from translators.recycle.rulebook.stages import (
+    STAGED,
     drop_undefined,
     split_by_stage,
     stages_of,
@@ -56,6 +65,10 @@ from translators.recycle.syntax.nodes import Game
 from translators.recycle.syntax.parser import parse_recycle_file
 from translators.recycle.translation import Translation
 from translators.recycle.translation_error import TranslationError
+
+#: Relations the clean-up passes keep as they are: the scores (read by tools) and the step
+#: being played (read by people following a match).
+KEPT = frozenset({"score", "at_step"})
 
 
 def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, StepPlan]:
@@ -109,6 +122,13 @@ def _run(game: Game) -> Translation:
     split = drop_undefined([split_by_stage(rules, stages) for _, rules in book.groups])
     book.groups = [(comment, rules) for (comment, _), rules in zip(book.groups, split)]
     book.prune(frozenset({"score"}))
+    book.groups = inline(book.groups, keep=KEPT)
+    book.groups = merge(book.groups, {"seat": model.seats, "team": model.team_names}, keep=KEPT)
+    book.groups = inline(book.groups, keep=KEPT)
+    words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
+    staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
+    hints = {name: node_words(node) for name, node in book.nodes.items()}
+    book.groups = rename(book.groups, word_names(book.groups, staged, hints))
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))
     steps = {point.id: point.kind for point in control.points.values()}

@@ -213,8 +213,10 @@ class Ranges:
                 if place is None:
                     deltas.setdefault(key, []).append((delta, self.exec_bound(effect)))
                     continue
+                # within an option the changes add up one after the other: what one lowers
+                # another does not make up for (a value can pass its range in between)
                 total = chosen.setdefault((key, place[0]), {}).get(place[1], (0, 0))
-                chosen[(key, place[0])][place[1]] = (total[0] + delta[0], total[1] + delta[1])
+                chosen[(key, place[0])][place[1]] = (total[0] + min(0, delta[0]), total[1] + max(0, delta[1]))
             for (key, choice), by_option in chosen.items():
                 options = len(self.program.choices[choice].options)
                 spans = list(by_option.values()) + ([(0, 0)] if len(by_option) < options else [])

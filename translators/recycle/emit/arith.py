@@ -78,11 +78,14 @@ class Tables:
         self.hull, self.addends = hull, addends
         return True
 
-    def _between(self, out: Interval) -> str:
-        """``(NAME z)``: ``out[0] <= z <= out[1]``, as a chain over ``succ``."""
+    def _between(self, out: Interval, label: str | None = None) -> str:
+        """``(NAME z)``: ``out[0] <= z <= out[1]``, as a chain over ``succ`` (named after the
+        cell ``label`` whose range it is, when given)."""
         key = ("between", out)
         if key not in self.made:
-            name = f"between_{_n(out[0])}_{_n(out[1])}"
+            name = f"{label}_range" if label and ("named", f"{label}_range") not in self.made \
+                else f"between_{_n(out[0])}_{_n(out[1])}"
+            self.made[("named", name)] = name
             self._cover(out)
             with self.book.group(f"integers from {out[0]} to {out[1]}"):
                 self.book.add(rule(f(name, num(out[0]))))
@@ -94,13 +97,13 @@ class Tables:
         return known
 
     def _via_plus(self, key: tuple[object, ...], name: str, head: Sequence[Variable], body_plus: tuple[object, ...],
-                  out: Interval | None, comment: str) -> str:
+                  out: Interval | None, comment: str, label: str | None = None) -> str:
         """A relation ``(name head...)`` holding where ``(plus body_plus...)`` does, with its
         result ``Z`` within ``out``."""
         if key not in self.made:
             body = [f("plus", *body_plus)]  # type: ignore[arg-type]
             if out is not None:
-                body.append(f(self._between(out), Z))
+                body.append(f(self._between(out, label), Z))
             with self.book.group(comment):
                 self.book.add(rule(f(name, *head), body))
             self.made[key] = name
@@ -127,15 +130,18 @@ class Tables:
         self.made[key] = name
         return name
 
-    def binary(self, op: str, a: Interval, b: Interval, out: Interval | None = None) -> str | None:
-        """``(NAME x y z)`` for x in a, y in b, z = x op y (z within ``out`` when given)."""
+    def binary(self, op: str, a: Interval, b: Interval, out: Interval | None = None, label: str | None = None) -> str | None:
+        """``(NAME x y z)`` for x in a, y in b, z = x op y (z within ``out`` when given: the
+        range of the cell ``label``, which names the relation)."""
         if op in ("+", "-") and self._recursive(b, a, out if out is not None else _span(op, a, b)):
-            where = "" if out is None else f"_in_{_n(out[0])}_{_n(out[1])}"
+            word = "add_to" if op == "+" else "take_from"
+            where = "" if out is None else (f"_{label}" if label else f"_in_{_n(out[0])}_{_n(out[1])}")
+            within = "" if out is None else f", within {out[0]}..{out[1]}"
             if op == "+":
-                return self._via_plus(("plus", out), f"plus{where}", [X, Y, Z], (X, Y, Z), out,
-                                      "z = x + y" + ("" if out is None else f", within {out[0]}..{out[1]}"))
-            return self._via_plus(("minus", out), f"minus{where}", [X, Y, Z], (Z, Y, X), out,
-                                  "z = x - y" + ("" if out is None else f", within {out[0]}..{out[1]}"))
+                return self._via_plus(("plus", out), f"{word}{where}" if out else "plus", [X, Y, Z], (X, Y, Z), out,
+                                      "z = x + y" + within, label)
+            return self._via_plus(("minus", out), f"{word}{where}" if out else "minus", [X, Y, Z], (Z, Y, X), out,
+                                  "z = x - y" + within, label)
         self.check(a, b)
         rows = []
         for x in range(a[0], a[1] + 1):
@@ -145,18 +151,22 @@ class Tables:
                     rows.append((x, y, z))
         return self._facts(("bin", op, a, b, out), _WORDS[op], rows, f"table: z = x {op} y")
 
-    def shift(self, op: str, k: int, a: Interval, out: Interval | None = None, left: bool = False) -> str | None:
-        """``(NAME x z)`` for z = x op k (or k op x when ``left``)."""
+    def shift(self, op: str, k: int, a: Interval, out: Interval | None = None, left: bool = False,
+              label: str | None = None) -> str | None:
+        """``(NAME x z)`` for z = x op k (or k op x when ``left``), z within ``out`` (the range
+        of the cell ``label``, which names the relation) when given."""
         word = f"{_WORDS[op]}_{'l' if left else ''}{_n(k)}"
-        where = "" if out is None else f"_in_{_n(out[0])}_{_n(out[1])}"
+        if label and out is not None and k == 1 and not left and op in ("+", "-"):
+            word = "increase" if op == "+" else "decrease"
+        where = "" if out is None else (f"_{label}" if label else f"_in_{_n(out[0])}_{_n(out[1])}")
         comment = (f"z = {k} {op} x" if left else f"z = x {op} {k}") + ("" if out is None else f", within {out[0]}..{out[1]}")
         kk = num(k)
         if op == "+" and self._recursive((k, k), a, out if out is not None else (a[0] + k, a[1] + k)):
-            return self._via_plus(("shift", op, k, out, False), word + where, [X, Z], (X, kk, Z), out, comment)
+            return self._via_plus(("shift", op, k, out, False), word + where, [X, Z], (X, kk, Z), out, comment, label)
         if op == "-" and not left and self._recursive((k, k), a, out if out is not None else (a[0] - k, a[1] - k)):
-            return self._via_plus(("shift", op, k, out, False), word + where, [X, Z], (Z, kk, X), out, comment)
+            return self._via_plus(("shift", op, k, out, False), word + where, [X, Z], (Z, kk, X), out, comment, label)
         if op == "-" and left and self._recursive(a, (k, k), out if out is not None else (k - a[1], k - a[0])):
-            return self._via_plus(("shift", op, k, out, True), word + where, [X, Z], (Z, X, kk), out, comment)
+            return self._via_plus(("shift", op, k, out, True), word + where, [X, Z], (Z, X, kk), out, comment, label)
         rows = []
         for x in range(a[0], a[1] + 1):
             z = apply(op, k, x) if left else apply(op, x, k)
@@ -170,7 +180,7 @@ class Tables:
         checks: no row means the result leaves its range)."""
         key = ("defined", table)
         if key not in self.made:
-            name = f"{table}_defined"
+            name = f"{table}_ok"
             with self.book.group(f"{table} has a result for x and y"):
                 self.book.add(rule(f(name, X, Y), f(table, X, Y, Z)))
             self.made[key] = name
@@ -182,7 +192,7 @@ class Tables:
         """``(NAME x)`` when the two-place ``table`` has a row for x."""
         key = ("domain", table)
         if key not in self.made:
-            name = f"{table}_defined"
+            name = f"{table}_ok"
             with self.book.group(f"{table} has a result for x"):
                 self.book.add(rule(f(name, X), f(table, X, Z)))
             self.made[key] = name

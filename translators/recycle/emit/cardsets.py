@@ -465,30 +465,28 @@ def extreme_parts(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[
         for cid in cards:
             for value in cx.pointmaps.card_values(node.points, env, cid):
                 by_value.setdefault(value, []).append(cid)
-        order = sorted(by_value, reverse=node.which == "max")
         prefix = cx.book.name(node.which, node)
         card = cx.fresh("c")
         member = cx.member(node.cards, env, ctl, card)
         plits, pts = cx.points(node.points, env, ctl, card)
         params = context_params(cx, env, [member, plits])
         heads = [p for p, _ in params]
-        sorts = [cx.sort_literal(v, s) for v, s in params]
-        with cx.book.group(f"{node.which}: {describe(node)}", node):
-            for j, value in enumerate(order):
-                at_least = f(f"{prefix}_reach_{j}", *heads)
-                if j:
-                    cx.book.add(rule(at_least, [f(f"{prefix}_reach_{j - 1}", *heads)]))
-                has = substitute(plits, pts, num(value)) if isinstance(pts, Variable) else (
-                    plits if int(pts.name) == value else [FALSE])
-                if FALSE not in has:
-                    cx.book.add(rule(at_least, member + has))
-                best = [at_least] + ([Not(f(f"{prefix}_reach_{j - 1}", *heads))] if j else [])
-                cx.book.add(rule(f(f"{prefix}_value", *heads, num(value)), best))
-            w = cx.fresh("n")
-            cx.book.add(rule(f(f"{prefix}_tied", *heads, card),
-                               member + (substitute(plits, pts, w) if isinstance(pts, Variable) else plits)
-                               + [f(f"{prefix}_value", *heads, w if isinstance(pts, Variable) else pts)]))
-            del sorts
+        values = [value for value in by_value]
+        cx.tables.cover((min(values, default=0), max(values, default=0)))
+        v, w = cx.fresh("n"), cx.fresh("n")
+
+        def better(low: Term, high: Term) -> Literal:
+            """``high`` is the next value better than ``low``."""
+            return f("succ", low, high) if node.which == "max" else f("succ", high, low)
+
+        reach, beyond, best = f"{prefix}_reach", f"{prefix}_beyond", f"{prefix}_value"
+        with cx.book.group(f"{node.which}: {describe(node)} (reach: a member scores at least this well; "
+                           "value: the best score)", node):
+            cx.book.add(rule(f(reach, *heads, pts), member + plits))
+            cx.book.add(rule(f(reach, *heads, v), f(reach, *heads, w), better(v, w)))
+            cx.book.add(rule(f(beyond, *heads, v), better(v, w), f(reach, *heads, w)))
+            cx.book.add(rule(f(best, *heads, v), f(reach, *heads, v), Not(f(beyond, *heads, v))))
+            cx.book.add(rule(f(f"{prefix}_tied", *heads, card), member + plits + [f(best, *heads, pts)]))
         cx.book.memo[key] = (prefix, heads, params)
     prefix, heads, params = cx.book.memo[key]
     v = cx.fresh("n")

@@ -34,7 +34,7 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
     for choice in program.choices.values():
         stage = choice.env.player_stage().id
         who = Variable(f"seat_{stage}")
-        anyopt = f"hasopt_{choice.id}"
+        anyopt = f("has_option", c(choice.id))
         for option in choice.options:
             ctl = StepCtl(None, chance=False)
             lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
@@ -51,12 +51,12 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
             move = emitter.choose_term(option)
             with book.group(f"option {option.index} of choice {choice.id}: {describe(option.node)}", option.node):
                 book.add(rule(f("legal", who, move), lits))
-                book.add(rule(c(anyopt), lits))
+                book.add(rule(anyopt, lits))
                 first = firsts[(choice.id, option.index)]
                 book.add(rule(f("npc", c(control.after[first])), emitter.activation(plan.batches[first])))
         with book.group(f"choice {choice.id}: who decides, and a choice without options"):
             book.add(rule(f("decides", who), f("at_step", c(choice.id)), f("rseat", stage, who)))
-            book.add(rule(c("stuck"), f("at_step", c(choice.id)), Not(c(anyopt))))
+            book.add(rule(c("stuck"), f("at_step", c(choice.id)), Not(anyopt)))
             book.add(rule(c("choicestep"), f("at_step", c(choice.id))))
     who = Variable("who")
     with book.group("players who do not decide play noop"):

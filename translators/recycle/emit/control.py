@@ -146,7 +146,9 @@ class Control:
         """A derived relation holding the value of a source."""
         if src in self.sources:
             return self.sources[src]
-        rel = self.book.name("seatsrc")
+        stage = _source_stage(src)
+        hint = self.program.stages[stage].end if stage in self.program.stages else None
+        rel = self.book.name({"adv": "next_seat", "teamof": "team_of_seat"}.get(src[0], "seat_of"), hint)
         self.sources[src] = rel
         v, u = Variable("v"), Variable("u")
         with self.book.group(f"a seat while resolving control: {src[0]}"):
@@ -239,15 +241,15 @@ class Control:
         """Check a stage's end condition, then leave it or run a pass."""
         key = ("head", parent, stage, tuple(sorted(sigma.items())), first)
         node = self.stages_node(stage)
-        test = self.book.name("end")
+        test = self.book.name("over", node.end)
         env = self.stage_envs[stage]
         sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
         for s, src in sigma.items():
             sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
         lits = self.cond(node.end, env, SourceCtl(sources, key))
-        done, more = self.book.name("ctl"), self.book.name("ctl")
+        done, more = self.book.name("done", node.end), self.book.name("more", node.end)
         with self.book.group(f"end of stage {stage}: {describe(node.end)}", node.node):
-            self.book.add(rule(c(test), [c(parent)] + lits))
+            self.book.add(rule(c(test), lits))
             self.book.add(rule(c(done), [c(parent), c(test)]))
             self.book.add(rule(c(more), [c(parent), Not(c(test))]))
         up, index = self.parent_of[stage]
@@ -283,9 +285,9 @@ class Control:
             else:
                 lits.append(true(f("flag", c(f"g{guard.id}"))))
         test = self.book.name("runs")
-        yes, no = self.book.name("ctl"), self.book.name("ctl")
+        yes, no = self.book.name("run"), self.book.name("skip")
         with self.book.group(f"step {batch_id} runs only if its guards hold"):
-            self.book.add(rule(c(test), [c(parent)] + lits))
+            self.book.add(rule(c(test), lits))
             self.book.add(rule(c(yes), [c(parent), c(test)]))
             self.book.add(rule(c(no), [c(parent), Not(c(test))]))
         self.leaf(yes, self.points[batch_id], sigma, live)
@@ -317,6 +319,15 @@ class Control:
                     q = Variable("q")
                     self.book.add(rule(f("rqueue", stage, q), [c(parent), true(f("queue", stage, q))]))
         self.leaves.append((parent, point, sigma, live))
+
+
+def _source_stage(src: Source) -> str | None:
+    """The stage a seat source advances or reads (for its relation's name)."""
+    if src[0] in ("adv", "fluent"):
+        return str(src[2] if src[0] == "adv" else src[1])
+    if src[0] in ("copy", "teamof") and isinstance(src[1], tuple):
+        return _source_stage(src[1])
+    return None
 
 
 __all__ = ["Control", "StepPoint"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ggp.gdl.rules import Literal, Not
+from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
 from translators.recycle.analysis.places import concrete
@@ -298,11 +298,11 @@ class EffectEmitter:
         current: list[Literal] = [true(f("sto", owner, label, old))]
         if isinstance(value, Variable):
             delta = comp.interval(effect.value, env)
-            table = comp.tables.binary(op, cell_range, delta, cell_range)
+            table = comp.tables.binary(op, cell_range, delta, cell_range, label.name)
             step: list[Literal] | None = [f(table, old, value, new)] if table else None
             check: list[Literal] = [Not(f(comp.tables.defined(table), old, value))] if table else []
         else:
-            table = comp.tables.shift(op, int(value.name), cell_range, cell_range)
+            table = comp.tables.shift(op, int(value.name), cell_range, cell_range, label=label.name)
             step = [f(table, old, new)] if table else None
             check = [Not(f(comp.tables.domain(table), old))] if table else []
         if step is None:
@@ -314,15 +314,23 @@ class EffectEmitter:
     def additive(self, family: tuple[str, str], members: list[tuple[int, ir.Effect]], batch: Batch,
                  act: list[Literal], ctl: StepCtl) -> None:
         """Several ``inc``/``dec`` of one (narrow) cell family in one step: they run one after
-        the other, as in the engine, each through the cell's own table (range x delta rows, as
-        for a single increment), and the cell is written once with the last value."""
+        the other, as in the engine, each through the cell's own addition, and the cell is
+        written once with the last value. ``(R_delta K O D)``: the K-th change of owner O's cell
+        is D; ``(R_sum K O S)``: after the first K changes the cell holds S."""
         comp = self.comp
         label = name(family[1])
-        rel = self.book.name("adds")
+        rel = self.book.name("adds", members[0][1].node)
+        delta, has, total, touched = (f"{rel}_{part}" for part in ("delta", "has", "sum", "touched"))
         cell_range = comp.ranges.cell(*family)
-        o, d, s1, s2 = Variable("o"), Variable("d"), Variable("s1"), Variable("s2")
-        with self.book.group(f"the increments of ({family[0]} sto {family[1]}) in step {batch.id}, in order"):
-            for k, (_, effect) in enumerate(members, start=1):
+        comp.tables.cover((0, len(members)))
+        o, d, s1, s2, k, k2 = (Variable(n) for n in ("o", "d", "s1", "s2", "k", "k2"))
+        with self.book.group(f"the changes of ({family[0]} sto {family[1]}) in step {batch.id}, one after the other"):
+            self.book.add(rule(f(has, k, o), f(delta, k, o, d)))
+            self.book.add(rule(f(touched, o), f(delta, k, o, d)))
+            self.book.add(rule(f(total, num(0), o, s1), f(touched, o), true(f("sto", o, label, s1))))
+            self.book.add(rule(f(total, k2, o, s1), f(total, k, o, s1), f("succ", k, k2), Distinct(k, num(len(members))),
+                               Not(f(has, k2, o))))
+            for index, (_, effect) in enumerate(members, start=1):
                 assert isinstance(effect, ir.SetInt)
                 env = effect.env
                 self.comp.ledger.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
@@ -331,19 +339,15 @@ class EffectEmitter:
                 value_lits, value = comp.int_(effect.value, env, ctl)
                 span = comp.interval(effect.value, env)
                 op = "+" if effect.op == "inc" else "-"
-                table = comp.tables.binary(op, cell_range, span, cell_range)
+                table = comp.tables.binary(op, cell_range, span, cell_range, label.name)
                 ok = comp.tables.defined(table) if table else None
-                self.book.add(rule(f(f"{rel}_d{k}", owner, value), base + owner_lits + value_lits))
-                self.book.add(rule(f(f"{rel}_has{k}", o), f(f"{rel}_d{k}", o, d)))
-                self.book.add(rule(f(f"{rel}_touched", o), f(f"{rel}_d{k}", o, d)))
-                before: list[Literal] = [f(f"{rel}_s{k - 1}", o, s1), f(f"{rel}_d{k}", o, d)]
+                self.book.add(rule(f(delta, num(index), owner, value), base + owner_lits + value_lits))
+                before: list[Literal] = [f(total, num(index - 1), o, s1), f(delta, num(index), o, d)]
                 if table:
-                    self.book.add(rule(f(f"{rel}_s{k}", o, s2), before + [f(table, s1, d, s2)]))
-                self.book.add(rule(f(f"{rel}_s{k}", o, s1), f(f"{rel}_s{k - 1}", o, s1), Not(f(f"{rel}_has{k}", o))))
+                    self.book.add(rule(f(total, num(index), o, s2), before + [f(table, s1, d, s2)]))
                 self.comp.ledger.failures.append(("overflow", before + ([Not(f(ok, s1, d))] if ok else [])))
             self.comp.ledger.current_guards = []
-            self.book.add(rule(f(f"{rel}_s0", o, s1), f(f"{rel}_touched", o), true(f("sto", o, label, s1))))
-            self.book.add(rule(f("stoset", o, label, s1), f(f"{rel}_s{len(members)}", o, s1)))
+            self.book.add(rule(f("stoset", o, label, s1), f(total, num(len(members)), o, s1)))
 
     def set_wide(self, effect: ir.SetInt, base: list[Literal], owner: Term, family: tuple[str, str], ctl: StepCtl) -> None:
         """A write of a wide (decimal) cell."""

@@ -292,13 +292,15 @@ class Expressions:
             return [FALSE]
         if FALSE in lits:
             return []
-        if len(lits) == 1 and isinstance(lits[0], (Function, Constant)) and not isinstance(lits[0], Distinct):
-            single = lits[0]
-            local = lit_vars([single]) - {s.var for s in self.context(env)} - {v for v, _ in extra}
-            if not local:
-                return [Not(single)]
         if len(lits) == 1 and lits[0] is ALWAYS:
             return [FALSE]
+        bound = {s.var for s in self.context(env)} | {v for v, _ in extra}
+        if len(lits) == 1 and isinstance(lits[0], (Function, Constant)) and not isinstance(lits[0], Distinct):
+            if lit_vars(lits) <= bound:
+                return [Not(lits[0])]
+        if len(lits) == 1 and isinstance(lits[0], Not) and isinstance(lits[0].literal, (Function, Constant)) \
+                and lit_vars(lits) <= bound:
+            return [lits[0].literal]  # not (not A) is A
         atom = self.aux("not", [lits], env, node, extra)
         if atom is FALSE:
             return []

@@ -44,7 +44,7 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
         known: str = cx.book.memo[memo]
         return known
     owner, label = key
-    rel = cx.book.name(f"points_{name(label).name}")
+    rel = cx.book.name("points", cx.pointmaps.sites(key)[0][1] if cx.pointmaps.sites(key) else None)
     cx.book.memo[memo] = rel
     sites = cx.pointmaps.sites(key)
     if cx.pointmaps.is_static(key):

@@ -45,6 +45,8 @@ class RuleBook:
         self.counters: dict[str, int] = {}
         self.memo: dict[Any, Any] = {}
         self.lines: dict[str, int] = {}
+        #: The RECYCLE construct each named relation comes from (for its readable name).
+        self.nodes: dict[str, Node] = {}
         self._current: list[Rule] | None = None
         self.count = 0
         #: The RECYCLE node (and comment) of the innermost group with a node, for errors.
@@ -158,6 +160,8 @@ class RuleBook:
         text = f"{prefix}_{n}"
         if node is not None and getattr(node, "line", None):
             self.lines[text] = node.line
+        if isinstance(node, Node):
+            self.nodes[text] = node
         return text
 
     def prune(self, keep: frozenset[str] = frozenset()) -> int:
