@@ -23,8 +23,8 @@ On the pipe every item is a tuple ``(KIND, ID, PAYLOAD)``:
 The child handles each message on a thread of its own (an ``abort`` can overtake a ``play``),
 counts its clocks from when a message arrived, as the HTTP server counts from the connection,
 and learns its safety margin from how late its answers leave: after the service's deadline or
-after the manager's (arrival plus ``REMAINING``), whichever is earlier. It ignores SIGINT (the
-manager handles Ctrl-C and sends ``abort``), reads nothing from the console (its standard
+after the manager's (arrival plus ``REMAINING``), whichever is earlier. It ignores SIGINT and
+SIGTERM (the manager handles them and sends ``abort``), reads nothing from the console (its standard
 output goes to standard error, keeping the manager's output clean) and exits when the pipe
 closes, so it does not outlive a manager that was killed. The manager's side never waits past
 a message's deadline; when the child dies, waiting and later requests are answered ``closed``
@@ -71,6 +71,9 @@ _READY, _FAILED, _ANSWER, _REJECTED, _ERROR, _RENEWED = "ready", "failed", "answ
 _GONE = "gone"  # not on the pipe: the manager's side noticed that the child is gone
 #: Messages a child answers at once (a ``play`` waiting for its deadline, an ``abort``, ...).
 _HANDLERS = 16
+#: Signals the child ignores: the manager handles Ctrl-C and SIGTERM (also when they are sent
+#: to the whole process group) by aborting the match, then ends the child.
+_IGNORED = (signal.SIGINT, signal.SIGTERM)
 #: What the child runs: this module's main() on the pipe's file descriptor.
 _ENTRY = "from ggp.manager.process import main; main()"
 
@@ -204,9 +207,9 @@ class _Child:
         source = str(Path(ggp.__file__).resolve().parents[1])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
         self.started = time.monotonic()
-        # The child inherits the signal mask: SIGINT stays blocked until it ignores SIGINT.
+        # The child inherits the signal mask: SIGINT and SIGTERM stay blocked until it ignores them.
         masked = hasattr(signal, "pthread_sigmask")
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masked else set()
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, set(_IGNORED)) if masked else set()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", _ENTRY, str(theirs.fileno())], pass_fds=(theirs.fileno(),),
@@ -329,9 +332,10 @@ def main() -> None:
     """The child process (``sys.argv[1]``: the pipe's file descriptor): make the player, then
     answer the manager's requests until the pipe closes; leaves with ``os._exit`` (reasoning
     threads may still run in native code)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _IGNORED:
+        signal.signal(signum, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_IGNORED))
     status = 0
     try:
         conn = Connection(int(sys.argv[1]))

@@ -45,7 +45,7 @@ def servers() -> Iterator[list[str]]:
 
 def test_blind_tictactoe_between_two_servers(env: dict[str, str], servers: list[str]) -> None:
     summary = host_match(env, RULESHEETS / "blind_tictactoe.kif", servers, 5)
-    assert set(summary) == {"goals", "record", "errors"}
+    assert set(summary) == {"goals", "status", "record", "errors"} and summary["status"] == "finished"
     assert summary["errors"] == []
     goals = summary["goals"]
     assert isinstance(goals, dict) and set(goals) == {"white", "black"}  # random has no goal here

@@ -1,4 +1,5 @@
-"""``ggp tournament``: output format, seat rotation, pooling, confidence intervals, errors."""
+"""``ggp tournament``: output format, seat rotation, pooling, confidence intervals, errors, the
+progress bar."""
 
 from __future__ import annotations
 
@@ -11,11 +12,18 @@ from typing import Any
 import pytest
 
 from ggp.cli import main
-from ggp.cli.player_commands import _ProgressBar
+from ggp.cli.progress import Progress
 from ggp.manager.record import read_record
 from ggp.manager.tournament import mean_ci95, seating, t975
 from tests.conftest import RULESHEETS
 from tests.players.support import CAP, COUNTED
+
+
+@pytest.fixture(autouse=True)
+def _own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournaments' matches go to a database of the test's own."""
+    monkeypatch.setenv("GGP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("GGP_MATCH_DB", raising=False)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
@@ -30,7 +38,8 @@ def test_output_format_and_seat_rotation(tmp_path: Path, capsys: pytest.CaptureF
                               "--player", "legal", "--matches", "4", "--playclock", "0.2", "--seed", "5",
                               "--record-dir", str(records))
     assert status == 0
-    assert list(summary) == ["matches", "mean_goals", "ci95"] and summary["matches"] == 4
+    assert list(summary) == ["tournament", "matches", "not_played", "mean_goals", "ci95", "rating"]
+    assert summary["matches"] == 4 and summary["not_played"] == 0
     read = [read_record(p) for p in sorted(records.glob("*.json"))]
     assert len(read) == 4
     seats = sorted((r.seed, r.players["agent"], r.players["opponent"]) for r in read)
@@ -53,6 +62,7 @@ def test_a_spec_given_twice_is_pooled_and_a_seed_repeats(capsys: pytest.CaptureF
             "--matches", "3", "--playclock", "0.2", "--seed", "11"]
     _, first, _ = _run(capsys, *args)
     _, again, _ = _run(capsys, *args)
+    assert first.pop("tournament") != again.pop("tournament")
     assert first == again
     assert list(first["mean_goals"]) == ["random"]
     mean = first["mean_goals"]["random"]
@@ -101,17 +111,17 @@ def test_bad_input_is_one_line_and_status_1(args: list[str], message: str,
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_the_progress_bar_is_drawn_only_on_a_terminal() -> None:
+def test_the_progress_bar_is_drawn_only_on_a_terminal_and_not_when_quiet() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    shown, hidden = Terminal(), io.StringIO()
-    for stream in (shown, hidden):
-        bar = _ProgressBar(4, stream)
-        for done in range(5):
-            bar.update(done)
-        bar.close()
-    assert hidden.getvalue() == ""
-    assert shown.getvalue().endswith(f"\r[{'#' * 30}] 4/4 matches\n")
-    assert "\r[" + "#" * 15 + "." * 15 + "] 2/4 matches" in shown.getvalue()
+    shown, hidden, quiet = Terminal(), io.StringIO(), Terminal()
+    for stream, silent in ((shown, False), (hidden, False), (quiet, True)):
+        with Progress(4, "matches", stream=stream, quiet=silent) as bar:
+            for _ in range(4):
+                bar.update()
+    assert hidden.getvalue() == "" and quiet.getvalue() == ""
+    final = shown.getvalue().split("\r")[-1]
+    assert "4/4" in final and "100%" in final and "matches/s" in final  # done, rate
+    assert "0/4" in shown.getvalue() and "<" in final  # the time left (ETA) is shown
