@@ -26,6 +26,9 @@ def register(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--name", help="name given in answers to (info) (default: the player's name)")
     p.add_argument("--seed", type=int, help="seed of the player's random generator")
+    p.add_argument("--matches", type=int, default=1, metavar="N",
+                   help="play up to N matches at once, one player object per match (default 1); a start "
+                   "beyond that gets busy, and (info) tells the capacity")
     _reasoner_option(p)
     p.add_argument("--verbose", "-v", action="store_true", help="log every message to stderr")
     p.set_defaults(run=run_serve)
@@ -100,13 +103,26 @@ def _logging(verbose: bool) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve a player until interrupted."""
+    from ggp.players.base import Player
     from ggp.players.registry import create_player
-    from ggp.server import PlayerServer, PlayerService
+    from ggp.server import MatchSessions, PlayerServer, PlayerService
+    from ggp.server.server import Service
 
     _logging(args.verbose)
-    rng = random.Random(args.seed) if args.seed is not None else random.Random()
-    player = create_player(args.player, rng=rng, reasoner=args.reasoner)
-    service = PlayerService(player, name=args.name, reasoner=args.reasoner)
+    if args.matches < 1:
+        print(f"ggp serve: --matches must be 1 or more, not {args.matches}", file=sys.stderr)
+        return 2
+    service: Service
+    if args.matches == 1:
+        rng = random.Random(args.seed) if args.seed is not None else random.Random()
+        service = PlayerService(create_player(args.player, rng=rng, reasoner=args.reasoner), name=args.name,
+                                reasoner=args.reasoner)
+    else:
+        def factory(slot: int) -> Player:
+            rng = random.Random(f"{args.seed}/{slot}") if args.seed is not None else random.Random()
+            return create_player(args.player, rng=rng, reasoner=args.reasoner)
+
+        service = MatchSessions(factory, args.matches, name=args.name, reasoner=args.reasoner)
     try:
         server = PlayerServer(service, args.host, args.port)
     except OSError as exc:
@@ -127,13 +143,12 @@ def run_match_command(args: argparse.Namespace) -> int:
     from ggp.manager.clocks import Clocks
     from ggp.manager.journal import StoreJournal
     from ggp.manager.record import FINISHED, NOT_PLAYED
-    from ggp.manager.runner import MatchRunner, MatchSettings, check_endpoints
+    from ggp.manager.runner import MatchRunner, MatchSettings
     from ggp.manager.seating import close_all, open_clients, wait_ready
     from ggp.manager.stopping import exit_status, stop_on_signals
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     clocks = Clocks(args.startclock, args.playclock, args.slack)
-    check_endpoints(args.player, [f"player {i + 1}" for i in range(len(args.player))])
     rngs = [random.Random(f"{seed}/{i}") for i in range(len(args.player))]
     settings = MatchSettings(clocks, seed, args.protocol, args.reasoner, args.match_id)
     progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.verbose and not args.watch else None
