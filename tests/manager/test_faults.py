@@ -133,6 +133,23 @@ def test_a_player_that_is_never_there_means_no_match() -> None:
     assert "tries)" in record.errors[-1]
 
 
+def test_a_busy_player_is_asked_again_within_the_start_clock() -> None:
+    starts: list[str] = []
+
+    def busy_twice(text: str) -> str | None:
+        if text.startswith("(start"):
+            starts.append(text)
+            return "reply:busy" if len(starts) <= 2 else None
+        return None
+
+    with FakePlayer(service(), busy_twice) as fake:
+        record, seconds = play(fake)
+    check_complete(record, seconds, load_game(BLIND))
+    assert len(starts) == 3 and record.events == [] and record.errors == []
+    assert not substitutions(record)
+    assert [text.split()[0] for text in fake.log[:3]] == ["(start"] * 3
+
+
 def test_a_start_answered_too_late_means_no_match() -> None:
     with FakePlayer(service(), lambda text: "sleep:2.5" if text.startswith("(start") else None) as fake:
         record, seconds = play(fake, RULESHEETS / "tictactoe.kif")
