@@ -1,7 +1,8 @@
 """Progress bars for long commands: done, rate and time left on standard error (tqdm).
 
 A bar is drawn only when standard error is a terminal and ``--quiet`` was not given, so scripts
-and logs get no control characters.
+and logs get no control characters; it appears once the work has taken half a second, so quick
+runs (a few playouts) print nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ class Progress:
     manager. ``stream`` defaults to standard error."""
 
     def __init__(self, total: int | None, unit: str, *, quiet: bool = False, stream: TextIO | None = None,
-                 initial: int = 0, description: str | None = None):
+                 initial: int = 0, description: str | None = None, delay: float = 0.5):
         self.stream = stream if stream is not None else sys.stderr
         self.active = not quiet and _is_terminal(self.stream)
         self._bar: Any = None
@@ -30,7 +31,7 @@ class Progress:
             from tqdm import tqdm
 
             self._bar = tqdm(total=total, unit=f" {unit}", file=self.stream, initial=initial, desc=description,
-                             dynamic_ncols=True, smoothing=0.1, leave=True)
+                             dynamic_ncols=True, smoothing=0.1, leave=True, delay=delay)
 
     def update(self, done: int = 1) -> None:
         """Count ``done`` more steps."""

@@ -118,7 +118,7 @@ def test_the_progress_bar_is_drawn_only_on_a_terminal_and_not_when_quiet() -> No
 
     shown, hidden, quiet = Terminal(), io.StringIO(), Terminal()
     for stream, silent in ((shown, False), (hidden, False), (quiet, True)):
-        with Progress(4, "matches", stream=stream, quiet=silent) as bar:
+        with Progress(4, "matches", stream=stream, quiet=silent, delay=0) as bar:
             for _ in range(4):
                 bar.update()
     assert hidden.getvalue() == "" and quiet.getvalue() == ""
