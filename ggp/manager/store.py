@@ -58,11 +58,13 @@ CREATE TABLE IF NOT EXISTS tournaments (
     game_sha256   TEXT NOT NULL,
     settings      TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tournament_matches (
+    match_id         TEXT PRIMARY KEY,
+    tournament_id    TEXT NOT NULL,
+    tournament_index INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournament_matches_by_tournament ON tournament_matches (tournament_id);
 """
-#: Columns added to ``matches`` after its first version (old databases get them on opening).
-_ADDED_COLUMNS = (("tournament", "TEXT"), ("tournament_index", "INTEGER"))
-_MATCH_COLUMNS = ("match_id", "started", "finished", "status", "game", "game_sha256", "players", "goals",
-                  "steps", "errors", "record_path", "record", "tournament", "tournament_index")
 
 
 class StoreError(GGPError):
@@ -127,10 +129,6 @@ class MatchStore:
             # A commit survives the process being killed; only a power cut may lose the last ones.
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
-            have = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
-            for name, kind in _ADDED_COLUMNS:
-                if name not in have:
-                    self._db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
             self._db.commit()
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the match database {self.path}: {exc}") from None
@@ -153,23 +151,25 @@ class MatchStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write to the match database {self.path}: {exc}") from None
 
-    def _row(self, record: MatchRecord, record_path: str | Path | None, steps: int,
-             tournament: str | None, index: int | None) -> tuple[str, tuple[Any, ...]]:
+    def _row(self, record: MatchRecord, record_path: str | Path | None, steps: int) -> tuple[str, tuple[Any, ...]]:
         header = record.to_json()
         if steps != len(record.steps):
             header["steps"] = []  # the steps are in match_steps while the match runs
         values = (record.match_id, record.started, record.finished, record.status, record.game_source,
                   record.game_sha256, json.dumps(record.players), json.dumps(record.goals), steps,
-                  len(record.errors), str(record_path) if record_path else None, json.dumps(header),
-                  tournament, index)
-        marks = ",".join("?" * len(_MATCH_COLUMNS))
-        return f"INSERT OR REPLACE INTO matches ({','.join(_MATCH_COLUMNS)}) VALUES ({marks})", values
+                  len(record.errors), str(record_path) if record_path else None, json.dumps(header))
+        return "INSERT OR REPLACE INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", values
 
     def begin(self, record: MatchRecord, record_path: str | Path | None = None,
               tournament: str | None = None, index: int | None = None) -> None:
-        """Note a match that begins (status ``running``, no steps yet)."""
-        self._write([("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,)),
-                     self._row(record, record_path, 0, tournament, index)])
+        """Note a match that begins (status ``running``, no steps yet), of ``tournament`` (its
+        match number ``index``) when given."""
+        statements = [("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,)),
+                      self._row(record, record_path, 0)]
+        if tournament is not None and index is not None:
+            statements.append(("INSERT OR REPLACE INTO tournament_matches VALUES (?,?,?)",
+                               (record.match_id, tournament, index)))
+        self._write(statements)
 
     def add_step(self, record: MatchRecord, step: Step) -> None:
         """Commit one more step of a running match (its row counts it)."""
@@ -183,20 +183,20 @@ class MatchStore:
     def add(self, record: MatchRecord, record_path: str | Path | None = None,
             tournament: str | None = None, index: int | None = None) -> None:
         """Insert or replace the whole ``record`` (its steps move into the row)."""
-        if tournament is None and index is None:
-            row = self._db.execute("SELECT tournament, tournament_index FROM matches WHERE match_id = ?",
-                                   (record.match_id,)).fetchone()
-            if row is not None:
-                tournament, index = row
-        self._write([self._row(record, record_path, len(record.steps), tournament, index),
-                     ("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,))])
+        statements = [self._row(record, record_path, len(record.steps)),
+                      ("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,))]
+        if tournament is not None and index is not None:
+            statements.append(("INSERT OR REPLACE INTO tournament_matches VALUES (?,?,?)",
+                               (record.match_id, tournament, index)))
+        self._write(statements)
 
     def rows(self, tournament: str | None = None) -> list[MatchRow]:
         """Every match (of ``tournament``, when given), oldest first."""
-        where, values = ("WHERE tournament = ?", (tournament,)) if tournament is not None else ("", ())
+        where, values = ("WHERE t.tournament_id = ?", (tournament,)) if tournament is not None else ("", ())
         cursor = self._db.execute(
-            "SELECT match_id, started, status, game, players, goals, steps, errors, record_path, tournament, "
-            f"tournament_index FROM matches {where} ORDER BY started, match_id", values)
+            "SELECT m.match_id, started, status, game, players, goals, steps, errors, record_path, t.tournament_id, "
+            f"t.tournament_index FROM matches m LEFT JOIN tournament_matches t ON t.match_id = m.match_id {where} "
+            "ORDER BY started, m.match_id", values)
         return [MatchRow(m, s, st, g, json.loads(p), json.loads(go), n, e, rp, t, ti)
                 for m, s, st, g, p, go, n, e, rp, t, ti in cursor]
 
