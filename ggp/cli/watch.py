@@ -2,17 +2,36 @@
 
 A step shows every role's move (the manager's substitute and why, when the player's answer
 could not be used), the seconds each player took against the play clock, and what each role
-saw (its percepts, as the game names them: cards, moves, scores). The end shows the status and
-the goals.
+saw (its percepts, as the game names them: cards, moves, scores). A card of a translated card
+game, a constant ``X`` with a ``(card X)`` fact, is followed by the values of its ``(attr X KEY
+VALUE)`` facts, e.g. ``c1[three red hearts]``. The end shows the status and the goals.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TextIO
 
 from ggp.gdl.rules import GameDescription
+from ggp.gdl.terms import Constant, Function
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord, Step
+
+
+def card_names(description: GameDescription) -> dict[str, str]:
+    """``{X: "X[V1 V2 ...]"}`` for every ``(card X)`` fact with ``(attr X KEY V)`` facts (values in
+    the order of the rules)."""
+    cards: list[str] = []
+    values: dict[str, list[str]] = {}
+    for rule in description.rules:
+        head = rule.head
+        if not rule.is_fact or not isinstance(head, Function) or not isinstance(head.args[0], Constant):
+            continue
+        if head.name == "card" and head.arity == 1:
+            cards.append(head.args[0].name)
+        elif head.name == "attr" and head.arity == 3:
+            values.setdefault(head.args[0].name, []).append(str(head.args[2]))
+    return {card: f"{card}[{' '.join(values[card])}]" for card in cards if card in values}
 
 
 class Watcher:
@@ -23,6 +42,15 @@ class Watcher:
         self.clocks = clocks
         self.stream = stream
         self._began = False
+        self._cards = card_names(description)
+        self._card = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, self._cards)) + r")(?![\w.-])") \
+            if self._cards else None
+
+    def _named(self, text: str) -> str:
+        """``text`` with every card followed by what the game calls it."""
+        if self._card is None:
+            return text
+        return self._card.sub(lambda m: self._cards[m.group(1)], text)
 
     def _print(self, line: str = "") -> None:
         self.stream.write(line + "\n")
@@ -45,7 +73,7 @@ class Watcher:
         substituted = {s.role: s for s in step.substitutions}
         for role, move in zip(record.roles, step.joint_move):
             answer = step.answers.get(role)
-            line = f"  {role:<{width}}  {move}"
+            line = f"  {role:<{width}}  {self._named(move)}"
             if role in substituted:
                 sub = substituted[role]
                 said = f" (answered {sub.reply})" if sub.reply else ""
@@ -57,7 +85,8 @@ class Watcher:
             return
         for role, percepts in step.percepts.items():
             if role in record.players:
-                self._print(f"  {role:<{width}}  sees {' '.join(percepts) if percepts else 'nothing'}")
+                seen = self._named(" ".join(percepts)) if percepts else "nothing"
+                self._print(f"  {role:<{width}}  sees {seen}")
 
     def end(self, record: MatchRecord) -> None:
         """Print how the match ended."""

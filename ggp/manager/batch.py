@@ -31,7 +31,7 @@ from ggp.manager.client import RemotePlayer, same_endpoint
 from ggp.manager.jobs import HostSettings, JobPlayer, MatchJob
 from ggp.manager.record import ABORTED, MatchRecord
 from ggp.manager.runner import MatchSetupError
-from ggp.manager.stopping import Interrupted
+from ggp.manager.stopping import signal_of
 from ggp.protocol.messages import Info, ProtocolError, parse_info_reply
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ class MatchBatch:
                     self.interrupted = self.interrupted or _signal_of(record)
                 yield record
         except KeyboardInterrupt as exc:
-            self.interrupted = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+            self.interrupted = signal_of(exc)
             for job, record in self.backend.stop(self.interrupted):
                 if record is not None:
                     yield record

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 from typing import Any
 
@@ -22,6 +24,7 @@ from ggp.gdl.rules import GameDescription
 from ggp.manager.jobs import HostSettings, JobPlayer, MatchJob
 from ggp.manager.journal import StoreJournal
 from ggp.manager.record import MatchRecord, Step
+from ggp.manager.stopping import STOP_SIGNALS
 
 #: Seconds the matches in progress get to stop (send ABORT, write their records).
 STOP_SECONDS = 5.0
@@ -118,6 +121,12 @@ class RayBackend:
         env = {k: v for k, v in os.environ.items() if k.startswith("GGP_")}
         kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False,
                                   "include_dashboard": False, "runtime_env": {"env_vars": env}}
+        # Ray installs handlers of its own for SIGTERM (and others) that end the process at once:
+        # this command's handlers (stop the matches, record them) come back after it starts.
+        handlers = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+        quiet = logging.getLogger("ray")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
         try:
             if address == "auto":
                 ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
@@ -125,6 +134,12 @@ class RayBackend:
                 ray.init(address=address, **kwargs)
         except Exception as exc:  # noqa: BLE001 - Ray's own errors are of many kinds
             raise RayUnavailable(f"cannot start or reach the Ray cluster {address!r}: {exc}") from None
+        finally:
+            quiet.setLevel(level)
+            if threading.current_thread() is threading.main_thread():
+                for signum, handler in handlers.items():
+                    if handler is not None:
+                        signal.signal(signum, handler)
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)

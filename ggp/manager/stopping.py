@@ -25,14 +25,25 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+_last: list[int] = []
+
+
+def signal_of(exc: BaseException) -> int:
+    """The signal behind an interrupt: its own, else the last one :func:`stop_on_signals` saw
+    (a library may have turned it into a plain ``KeyboardInterrupt``), else SIGINT."""
+    if isinstance(exc, Interrupted):
+        return exc.signum
+    return _last[-1] if _last else int(signal.SIGINT)
+
+
 def describe_interrupt(exc: BaseException) -> str:
     """``SIGTERM``, ``SIGINT`` (Ctrl-C, or any other ``KeyboardInterrupt``)."""
-    return signal.Signals(exc.signum).name if isinstance(exc, Interrupted) else "SIGINT"
+    return signal.Signals(signal_of(exc)).name
 
 
 def exit_status(exc: BaseException) -> int:
     """128 plus the signal's number (130 for Ctrl-C)."""
-    return 128 + (exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT))
+    return 128 + signal_of(exc)
 
 
 #: The signals that stop a match.
@@ -53,6 +64,7 @@ def stop_on_signals() -> Iterator[None]:
         if fired.is_set():
             return
         fired.set()
+        _last.append(signum)
         raise Interrupted(signum)
 
     old = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
@@ -63,4 +75,4 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(sig, previous)
 
 
-__all__ = ["Interrupted", "STOP_SIGNALS", "describe_interrupt", "exit_status", "stop_on_signals"]
+__all__ = ["Interrupted", "STOP_SIGNALS", "describe_interrupt", "exit_status", "signal_of", "stop_on_signals"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -149,3 +150,27 @@ def test_ctrl_c_aborts_the_match(env: dict[str, str], tmp_path: Path) -> None:
     assert summary["record"] == str(record_path)
     record = read_record(record_path)
     assert record.status == "aborted" and record.goals == {} and "interrupted" in record.errors[0]
+
+
+def test_watch_prints_each_step_as_it_happens(env: dict[str, str]) -> None:
+    result = ggp(env, "match", str(RULESHEETS / "agram.rcy"), "--player", "random", "--player", "legal",
+                 "--player", "random", "--player", "legal", "--seed", "3", "--playclock", "1", "--reasoner", REASONER,
+                 "--watch", timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)  # the default output is unchanged: one JSON line
+    record = read_record(str(summary["record"]))
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"match {record.match_id}: {RULESHEETS / 'agram.rcy'}"
+    assert lines[1:5] == ["  player0: random", "  player1: legal", "  player2: random", "  player3: legal"]
+    turns = [line for line in lines if line.startswith("turn ")]
+    assert len(turns) == len(record.steps) and turns[-1].startswith(f"turn {len(record.steps) - 1} (")
+    last = record.steps[-1]
+    block = lines[lines.index(turns[-1]) + 1:]
+    for role, move in zip(record.roles, last.joint_move):
+        assert any(line.split()[:1] == [role] and move.split()[0] in line for line in block)
+    # Cards are shown as the game names them, each role's percepts on a line of its own.
+    assert any(re.search(r"\(choose \d c\d+\[\w+ (red|black) (hearts|diamonds|spades|clubs)\]\)", line) for line in lines)
+    assert any(line.startswith("  player0  sees ") for line in lines)
+    assert any(re.search(r"\d\.\d\d s of 1 s", line) for line in lines)  # the clock used
+    goals = " ".join(f"{role}={value}" for role, value in record.goals.items())
+    assert f"finished after {len(record.steps)} steps" in result.stderr and f"goals {goals}" in result.stderr

@@ -19,7 +19,7 @@ from ggp.gdl.load import load_game
 from ggp.gdl.terms import Term
 from ggp.manager.clocks import Clocks
 from ggp.manager.ratings import pooled_goals
-from ggp.manager.record import ABORTED, FINISHED, MatchRecord
+from ggp.manager.record import ABORTED, FINISHED, RUNNING, MatchRecord
 from ggp.manager.runner import MatchSetupError
 from ggp.manager.store import MatchStore, StoreError
 from ggp.manager.tournament import (
@@ -207,3 +207,25 @@ def test_resume_errors(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no tournament 'nope'"):
         resume_tournament("nope", tmp_path / "m.db")
     assert records_by_index([]) == {}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_worker_that_dies_costs_no_match(tmp_path: Path, env: dict[str, str],
+                                           uninterrupted: dict[int, tuple[Any, ...]]) -> None:
+    db = tmp_path / "m.db"
+    proc = command(env, *tournament_args(db), "--workers", "2")
+    tid = wait_for_finished(db, 1, proc)
+    workers = children(proc.pid)
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)  # its match in progress stays as far as it got
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    summary = json.loads(out)
+    assert summary["matches"] == 8 and summary["not_played"] == 0
+    assert by_index(db, tid) == uninterrupted  # the match was played again, to the same result
+    with MatchStore(db) as store:
+        stored = store.tournament_records(tid)
+    lost = [(i, r) for i, records in stored.items() for r in records if r.status == RUNNING]
+    assert len(lost) <= 1  # none when the worker was between two matches
+    for i, record in lost:  # kept as far as it got, and played again under a new id
+        assert [r.match_id for r in stored[i]] == [record.match_id, record.match_id + ".r1"]

@@ -125,3 +125,24 @@ def test_the_progress_bar_is_drawn_only_on_a_terminal_and_not_when_quiet() -> No
     final = shown.getvalue().split("\r")[-1]
     assert "4/4" in final and "100%" in final and "matches/s" in final  # done, rate
     assert "0/4" in shown.getvalue() and "<" in final  # the time left (ETA) is shown
+
+
+def test_matches_whose_player_never_starts_are_not_played(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"  # nobody listens there
+    status, summary, err = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), "--player", url,
+                                "--player", "random", "--matches", "2", "--startclock", "0.5", "--slack", "0",
+                                "--seed", "1")
+    assert status == 0, err
+    assert summary["matches"] == 0 and summary["not_played"] == 2
+    assert summary["mean_goals"] == {url: None, "random": None}
+    assert "not played" in err and "refused" in err and "Traceback" not in err
+
+
+def test_one_url_for_two_roles_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), "--player", "http://127.0.0.1:9",
+                          "--player", "http://localhost:9", "--seed", "1")
+    assert status == 1 and "is given for two roles" in err and len(err.strip().splitlines()) == 1
