@@ -124,9 +124,7 @@ class RayBackend:
         # Ray installs handlers of its own for SIGTERM (and others) that end the process at once:
         # this command's handlers (stop the matches, record them) come back after it starts.
         handlers = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
-        quiet = logging.getLogger("ray")
-        level = quiet.level
-        quiet.setLevel(logging.ERROR)
+        logging.disable(logging.WARNING)  # Ray's notes while it starts (its token, its dashboard)
         try:
             if address == "auto":
                 ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
@@ -135,7 +133,7 @@ class RayBackend:
         except Exception as exc:  # noqa: BLE001 - Ray's own errors are of many kinds
             raise RayUnavailable(f"cannot start or reach the Ray cluster {address!r}: {exc}") from None
         finally:
-            quiet.setLevel(level)
+            logging.disable(logging.NOTSET)
             if threading.current_thread() is threading.main_thread():
                 for signum, handler in handlers.items():
                     if handler is not None:
