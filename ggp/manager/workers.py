@@ -13,7 +13,7 @@ LOG_LEVEL, SYS_PATH))``, ``("job", JOB)``, ``("stop", SIGNUM)``, ``("exit", None
 Workers run in a session of their own, so a Ctrl-C at the terminal (or a signal sent to the
 command's process group) reaches only the command, which stops them with ``stop``: the match
 in progress sends ABORT to its players and ends ``aborted``. A worker whose pipe closes (the
-command was killed) stops its match the same way and leaves.
+command was killed), or that is sent SIGINT or SIGTERM itself, stops its match the same way.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ class WorkerBackend:
 
 def main() -> None:
     """The worker process (``sys.argv[1]``: the pipe's file descriptor); see the module doc."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command stops the worker over the pipe
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # until the worker can stop its match (see _serve)
     status = 0
     try:
         conn = Connection(int(sys.argv[1]))
@@ -258,6 +258,14 @@ def _serve(conn: Connection, description: GameDescription, settings: HostSetting
         jobs.put(None)
 
     threading.Thread(target=read, name="ggp-worker-pipe", daemon=True).start()
+    # A signal sent to the worker itself (a service manager ending every process of the
+    # command) stops its match as the command's stop does, then the worker leaves.
+    def stop(number: int, frame: object) -> None:
+        player.stop(number)
+        jobs.put(None)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
     conn.send(("ready", os.getpid()))
     try:
         while (job := jobs.get()) is not None:
