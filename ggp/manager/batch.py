@@ -160,11 +160,11 @@ class MatchBatch:
                     if record is None:
                         continue
                 if record.status == ABORTED:
-                    self.interrupted = self.interrupted or _signal_of(record)
+                    self.interrupted = self.interrupted or _aborted_by(record)
                 yield record
         except KeyboardInterrupt as exc:
             self.interrupted = signal_of(exc)
-            for job, record in self.backend.stop(self.interrupted):
+            for _, record in self.backend.stop(self.interrupted):
                 if record is not None:
                     yield record
         finally:
@@ -183,7 +183,7 @@ class MatchBatch:
                           f"{tries[job.index]} times")
 
 
-def _signal_of(record: MatchRecord) -> int:
+def _aborted_by(record: MatchRecord) -> int:
     """The signal that aborted ``record`` (its first error says ``interrupted (SIGTERM)``)."""
     for name in ("SIGTERM", "SIGHUP"):
         if any(line.startswith(f"interrupted ({name})") for line in record.errors):

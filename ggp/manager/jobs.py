@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ggp.errors import GGPError
@@ -18,7 +19,7 @@ from ggp.gdl.rules import RANDOM, GameDescription
 from ggp.manager.clocks import Clocks
 from ggp.manager.journal import Journal, StoreJournal
 from ggp.manager.record import NOT_PLAYED, MatchRecord
-from ggp.manager.runner import MatchRunner, MatchSettings, _now, sent_description
+from ggp.manager.runner import MatchRunner, MatchSettings, sent_description
 from ggp.manager.seating import ClientPool
 
 
@@ -68,7 +69,7 @@ def not_played(description: GameDescription, job: MatchJob, settings: HostSettin
     record = MatchRecord(job.match_id, description.source, sent.to_kif(), sent.digest(),
                          [str(r) for r in description.roles], dict(zip(seats, job.specs)), clocks.start,
                          clocks.play, clocks.slack, job.seed, settings.protocol)
-    record.started = record.finished = _now()
+    record.started = record.finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
     record.status = NOT_PLAYED
     record.errors.append(f"not played: {reason}")
     return record

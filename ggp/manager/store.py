@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -244,8 +244,6 @@ class MatchStore:
 
 def record_step_json(step: Step) -> dict[str, Any]:
     """One step as JSON data (as inside a record)."""
-    from dataclasses import asdict
-
     return asdict(step)
 
 
