@@ -67,6 +67,7 @@ def register(sub: Any) -> None:
     msub.required = True
     q = msub.add_parser("list", help="one line per match, oldest first")
     q.add_argument("--db", metavar="PATH", help="match database")
+    q.add_argument("--tournament", metavar="ID", help="only the matches of tournament ID")
     q.set_defaults(run=run_matches_list)
     q = msub.add_parser("show", help="print a match record as JSON")
     q.add_argument("match_id", metavar="ID")
@@ -188,7 +189,7 @@ def run_matches_list(args: argparse.Namespace) -> int:
     from ggp.manager.store import MatchStore
 
     with MatchStore(args.db) as store:
-        for row in store.rows():
+        for row in store.rows(args.tournament):
             print(row)
     return 0
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from ggp.cli.match_commands import in_process_option
 from ggp.cli.progress import quiet_option
-from ggp.errors import GGPError
 from ggp.reasoner import REASONERS
 
 
@@ -102,12 +101,16 @@ def run_tournament(args: argparse.Namespace) -> int:
     from ggp.players.registry import player_class
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(name)s: %(message)s")
+    problem = None
     if args.resume is None and (args.file is None or not args.player):
-        raise UsageError("give FILE and --player SPEC (one per role at least), or --resume ID")
-    if args.resume is not None and (args.file is not None or args.player):
-        raise UsageError("--resume ID takes the game and the players from the database: give neither FILE nor --player")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be 1 or more, not {args.workers}")
+        problem = "give FILE and --player SPEC (one per role at least), or --resume ID"
+    elif args.resume is not None and (args.file is not None or args.player):
+        problem = "--resume ID takes the game and the players from the database: give neither FILE nor --player"
+    elif args.workers is not None and args.workers < 1:
+        problem = f"--workers must be 1 or more, not {args.workers}"
+    if problem is not None:
+        print(f"ggp tournament: {problem}", file=sys.stderr)
+        return 2
     bar: Progress | None = None
     total = 0
 
@@ -160,6 +163,3 @@ def run_tournament(args: argparse.Namespace) -> int:
         return 128 + (result.signal or 2)
     return 0
 
-
-class UsageError(GGPError):
-    """Options that do not go together."""

@@ -236,3 +236,34 @@ def test_a_worker_that_dies_costs_no_match(tmp_path: Path, env: dict[str, str],
     assert len(lost) <= 1  # none when the worker was between two matches
     for i, record in lost:  # kept as far as it got, and played again under a new id
         assert [r.match_id for r in stored[i]] == [record.match_id, record.match_id + ".r1"]
+
+
+def test_without_the_optional_extras(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ggp.manager.ray_hosting import RayUnavailable
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    with pytest.raises(RayUnavailable, match=r"--ray needs Ray: pip install 'ggp\[ray\]'"):
+        play_tournament(load_game(TICTACTOE), ["random", "legal"], 2, CLOCKS, 1, REASONER, ray="auto", store=False)
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    result = play_tournament(load_game(TICTACTOE), ["random", "legal"], 2, CLOCKS, 1, REASONER, store=False)
+    assert result.matches == 2 and "rating" not in result.summary()
+
+
+def test_usage_errors_and_listing_a_tournament(env: dict[str, str], tmp_path: Path) -> None:
+    from tests.conftest import ggp
+
+    for args, message in ((["--resume", "x", str(TICTACTOE)], "give neither FILE nor --player"),
+                          ([str(TICTACTOE)], "give FILE and --player"),
+                          ([str(TICTACTOE), "--player", "random", "--player", "random", "--workers", "0"],
+                           "--workers must be 1 or more")):
+        result = ggp(env, "tournament", *args)
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+    db = tmp_path / "m.db"
+    done = ggp(env, "tournament", str(TICTACTOE), "--player", "random", "--player", "legal", "--matches", "2",
+               "--seed", "1", "--db", str(db), "--reasoner", REASONER)
+    tid = json.loads(done.stdout)["tournament"]
+    listed = ggp(env, "matches", "list", "--db", str(db), "--tournament", tid).stdout.splitlines()
+    assert [line.split("\t")[0] for line in listed] == [f"{tid}.m0", f"{tid}.m1"]
+    assert ggp(env, "matches", "list", "--db", str(db), "--tournament", "other").stdout == ""
+    unknown = ggp(env, "tournament", "--resume", "nope", "--db", str(db))
+    assert unknown.returncode == 1 and f"no tournament 'nope' in {db} (latest: {tid})" in unknown.stderr
