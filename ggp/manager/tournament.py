@@ -45,6 +45,7 @@ from ggp.manager.ratings import pooled_goals, rate
 from ggp.manager.record import ERROR, FINISHED, NOT_PLAYED, MatchRecord
 from ggp.manager.runner import MatchSetupError, check_endpoints, new_match_id
 from ggp.manager.store import MatchStore, StoreError, TournamentRow
+from ggp.players.registry import player_class
 
 #: The range of GDL goal values: a mean's confidence interval is clipped to it.
 GOAL_RANGE = (0.0, 100.0)
@@ -282,8 +283,13 @@ def _run(description: GameDescription, plan: TournamentPlan, host: HostSettings,
     final: dict[int, MatchRecord] = dict(kept)
     index = {job.match_id: job.index for job in jobs}
     done = len(kept)
-    batch = run_matches(description, jobs, host, workers=workers, ray=ray, capacity=capacity)
-    for record in batch:
+    if (ray is not None or (workers or 1) > 1) and not host.in_process:
+        for spec in dict.fromkeys(plan.specs):
+            if not spec.startswith(("http://", "https://")) and player_class(spec).in_process:
+                raise MatchSetupError(f"player {spec} plays in the manager's process (it reads the console): "
+                                      "it cannot play in a worker process; leave out --workers and --ray")
+    batch = run_matches(description, jobs, host, workers=workers, ray=ray, capacity=capacity) if jobs else None
+    for record in batch or ():
         i = index.get(record.match_id)
         if i is None:
             i = _index_of(record.match_id)
@@ -292,7 +298,7 @@ def _run(description: GameDescription, plan: TournamentPlan, host: HostSettings,
             done += 1
             if progress is not None:
                 progress(done, record)
-    if batch.interrupted is not None:
+    if batch is not None and batch.interrupted is not None:
         result.interrupted, result.signal = True, batch.interrupted
     for i in sorted(final):
         result.add(i, final[i])

@@ -267,3 +267,13 @@ def test_usage_errors_and_listing_a_tournament(env: dict[str, str], tmp_path: Pa
     assert ggp(env, "matches", "list", "--db", str(db), "--tournament", "other").stdout == ""
     unknown = ggp(env, "tournament", "--resume", "nope", "--db", str(db))
     assert unknown.returncode == 1 and f"no tournament 'nope' in {db} (latest: {tid})" in unknown.stderr
+
+
+def test_a_console_player_cannot_play_in_workers_and_a_finished_tournament_resumes_to_itself(tmp_path: Path) -> None:
+    with pytest.raises(MatchSetupError, match="player human plays in the manager's process"):
+        play_tournament(load_game(TICTACTOE), ["human", "random"], 2, CLOCKS, 1, REASONER, workers=2, store=False)
+    db = tmp_path / "m.db"
+    first = play_tournament(load_game(TICTACTOE), ["random", "legal"], 2, CLOCKS, 1, REASONER, db=db)
+    assert first.tournament_id is not None
+    again = resume_tournament(first.tournament_id, db, workers=2)  # nothing left to play: no worker starts
+    assert again.summary() == first.summary()
