@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import io
 import json
-import re
 import signal
 import subprocess
 import sys
@@ -153,24 +153,49 @@ def test_ctrl_c_aborts_the_match(env: dict[str, str], tmp_path: Path) -> None:
 
 
 def test_watch_prints_each_step_as_it_happens(env: dict[str, str]) -> None:
-    result = ggp(env, "match", str(RULESHEETS / "agram.rcy"), "--player", "random", "--player", "legal",
-                 "--player", "random", "--player", "legal", "--seed", "3", "--playclock", "1", "--reasoner", REASONER,
-                 "--watch", timeout=300)
+    game = RULESHEETS / "blind_tictactoe.kif"
+    result = ggp(env, "match", str(game), "--player", "random", "--player", "legal", "--seed", "3",
+                 "--playclock", "1", "--reasoner", REASONER, "--watch")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)  # the default output is unchanged: one JSON line
     record = read_record(str(summary["record"]))
     lines = result.stderr.splitlines()
-    assert lines[0] == f"match {record.match_id}: {RULESHEETS / 'agram.rcy'}"
-    assert lines[1:5] == ["  player0: random", "  player1: legal", "  player2: random", "  player3: legal"]
-    turns = [line for line in lines if line.startswith("turn ")]
-    assert len(turns) == len(record.steps) and turns[-1].startswith(f"turn {len(record.steps) - 1} (")
-    last = record.steps[-1]
-    block = lines[lines.index(turns[-1]) + 1:]
-    for role, move in zip(record.roles, last.joint_move):
-        assert any(line.split()[:1] == [role] and move.split()[0] in line for line in block)
-    # Cards are shown as the game names them, each role's percepts on a line of its own.
-    assert any(re.search(r"\(choose \d c\d+\[\w+ (red|black) (hearts|diamonds|spades|clubs)\]\)", line) for line in lines)
-    assert any(line.startswith("  player0  sees ") for line in lines)
-    assert any(re.search(r"\d\.\d\d s of 1 s", line) for line in lines)  # the clock used
+    assert lines[0] == f"match {record.match_id}: {game}"
+    assert lines[1:4] == ["  white: random", "  black: legal", "  random: played by the manager"]
+    turns = [i for i, line in enumerate(lines) if line.startswith("turn ")]
+    assert len(turns) == len(record.steps)
+    for step, at in zip(record.steps, turns):
+        block = lines[at + 1:at + 6]
+        assert block[:3] == [f"  white   {step.joint_move[0]}   {step.answers['white'].seconds:.2f} s of 1 s",
+                             f"  black   {step.joint_move[1]}   {step.answers['black'].seconds:.2f} s of 1 s",
+                             f"  random  {step.joint_move[2]}"]
+        for role, line in zip(("white", "black"), block[3:]):
+            assert line == f"  {role:<6}  sees {' '.join(step.percepts[role]) or 'nothing'}"
     goals = " ".join(f"{role}={value}" for role, value in record.goals.items())
-    assert f"finished after {len(record.steps)} steps" in result.stderr and f"goals {goals}" in result.stderr
+    assert lines[-1] == f"finished after {len(record.steps)} steps ({record.seconds:.1f} s); goals {goals}"
+
+
+def test_watch_names_the_cards_of_a_card_game() -> None:
+    from ggp.cli.watch import Watcher, card_names
+    from ggp.gdl.load import load_game
+    from ggp.manager.clocks import Clocks
+    from ggp.manager.record import Answer, MatchRecord, Step, Substitution
+
+    description = load_game(RULESHEETS / "agram.rcy")
+    names = card_names(description)
+    assert len(names) == 35 and names["c1"] == "c1[three red hearts]"  # (card c1) (attr c1 rank three) ...
+    record = MatchRecord("m", "agram.rcy", "", "", ["player0", "player1", "player2", "player3", "random"],
+                         {f"player{i}": "random" for i in range(4)}, 10, 1, 1, 1, "auto")
+    step = Step(4, ["(choose 0 c1)", "noop", "noop", "noop", "noop"],
+                {"player0": ["(moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1)"], "player1": [],
+                 "player2": [], "player3": [], "random": []},
+                {"player0": Answer("(choose 0 c12)", 0.25)}, [Substitution("player0", "(choose 0 c1)", "illegal",
+                                                                          "not legal", "(choose 0 c12)")], 1.5)
+    out = io.StringIO()
+    watcher = Watcher(description, Clocks(10, 1, 1), out)
+    watcher.step(record, step)
+    text = out.getvalue()
+    assert "  player0  (choose 0 c1[three red hearts])   [played for it: illegal (answered (choose 0 c12)): " \
+           "not legal]   0.25 s of 1 s" in text
+    assert "  player0  sees (moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1[three red hearts])" in text
+    assert "  player1  sees nothing" in text and "c10" not in names["c1"]
