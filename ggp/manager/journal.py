@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from ggp.manager.record import MatchRecord, RecordFile, Step
+from ggp.manager.record import MatchRecord, RecordError, RecordFile, Step
 from ggp.manager.store import MatchStore, StoreError, default_record_path
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,8 @@ class StoreJournal:
     the data directory's (``files`` False: no file). ``tournament`` and ``index`` tag the row.
 
     A failure to write a step is logged once and the match goes on; failures at the beginning
-    and the end raise :class:`~ggp.manager.store.StoreError` (or ``OSError`` for the file).
+    and the end raise :class:`~ggp.manager.store.StoreError` (the database) or
+    :class:`~ggp.manager.record.RecordError` (the file).
     """
 
     def __init__(self, db: str | Path | None = None, record_path: str | Path | None = None, *,
@@ -69,7 +70,11 @@ class StoreJournal:
         if self.files:
             self.path = self._path_for(record.match_id)
             self._file = RecordFile(self.path)
-            self._file.update(record)
+            try:
+                self._file.update(record)
+            except OSError as exc:
+                self._file = None
+                raise RecordError(f"cannot write the record file {self.path}: {exc.strerror or exc}") from None
         if self.use_store:
             self._store = MatchStore(self.db)
             self._store.begin(record, self.path.resolve() if self.path else None, self.tournament, self.index)
@@ -87,16 +92,24 @@ class StoreJournal:
                 self._warned = True
 
     def end(self, record: MatchRecord) -> None:
-        """Write the final record to the file (flushed) and the store; close the store."""
-        try:
-            if self._file is not None:
+        """Write the final record to the file (flushed) and the store, each even if the other
+        fails (the first failure is raised after both were tried); close the store."""
+        failure: StoreError | RecordError | None = None
+        if self._file is not None:
+            try:
                 self._file.finish(record)
-            if self._store is not None:
+            except OSError as exc:
+                failure = RecordError(f"cannot write the record file {self.path}: {exc.strerror or exc}")
+        if self._store is not None:
+            try:
                 self._store.add(record, self.path.resolve() if self.path else None, self.tournament, self.index)
-        finally:
-            if self._store is not None:
+            except StoreError as exc:
+                failure = failure or exc
+            finally:
                 self._store.close()
                 self._store = None
+        if failure is not None:
+            raise failure
 
 
 __all__ = ["Journal", "StoreJournal"]

@@ -199,3 +199,12 @@ def test_watch_names_the_cards_of_a_card_game() -> None:
            "not legal]   0.25 s of 1 s" in text
     assert "  player0  sees (moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1[three red hearts])" in text
     assert "  player1  sees nothing" in text and "c10" not in names["c1"]
+
+
+def test_a_record_file_that_cannot_be_written(env: dict[str, str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = ggp(env, "match", str(RULESHEETS / "tictactoe.kif"), "--player", "random", "--player", "random",
+                 "--record", str(blocker / "r.json"), "--reasoner", REASONER)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"ggp match: cannot write the record file {blocker / 'r.json'}: Not a directory"
