@@ -207,4 +207,5 @@ def test_a_record_file_that_cannot_be_written(env: dict[str, str], tmp_path: Pat
     result = ggp(env, "match", str(RULESHEETS / "tictactoe.kif"), "--player", "random", "--player", "random",
                  "--record", str(blocker / "r.json"), "--reasoner", REASONER)
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.strip() == f"ggp match: cannot write the record file {blocker / 'r.json'}: Not a directory"
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"ggp match: cannot write the record file {blocker / 'r.json'}: ")
