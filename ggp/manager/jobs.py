@@ -21,6 +21,8 @@ from ggp.manager.journal import Journal, StoreJournal
 from ggp.manager.record import NOT_PLAYED, MatchRecord
 from ggp.manager.runner import MatchRunner, MatchSettings, sent_description
 from ggp.manager.seating import ClientPool
+from ggp.manager.store import MatchStore
+from ggp.reasoner.machine import StateMachine
 
 
 @dataclass(frozen=True)
@@ -55,10 +57,12 @@ class HostSettings:
     record_dir: str | None = None
     in_process: bool = False
 
-    def journal(self, job: MatchJob) -> StoreJournal:
-        """The journal a job's match is written to."""
+    def journal(self, job: MatchJob, database: MatchStore | None = None) -> StoreJournal:
+        """The journal a job's match is written to (through ``database`` when given, which is
+        left open)."""
         return StoreJournal(self.db, store=self.store, files=self.record_dir is not None,
-                            record_dir=self.record_dir, tournament=job.tournament, index=job.index)
+                            record_dir=self.record_dir, tournament=job.tournament, index=job.index,
+                            database=database)
 
 
 def not_played(description: GameDescription, job: MatchJob, settings: HostSettings, reason: str) -> MatchRecord:
@@ -85,6 +89,8 @@ class JobPlayer:
         self.settings = settings
         self.use_journal = journal
         self.pool = ClientPool(settings.reasoner, in_process=settings.in_process, keep=16)
+        self._machine: StateMachine | None = None  # the manager's, built once for every match
+        self._database: MatchStore | None = None  # kept open from match to match
         self._runner: MatchRunner | None = None
         self._stop_signal: int | None = None
 
@@ -96,7 +102,9 @@ class JobPlayer:
         if self._stop_signal is not None:
             raise Interrupted(self._stop_signal)
         if journal is None and self.use_journal:
-            journal = self.settings.journal(job)
+            if self._database is None and self.settings.store:
+                self._database = MatchStore(self.settings.db)
+            journal = self.settings.journal(job, self._database)
         try:
             clients = self.pool.take(list(job.specs), [random.Random(s) for s in job.player_seeds])
         except GGPError as exc:
@@ -107,9 +115,11 @@ class JobPlayer:
             return record
         s = self.settings
         try:
-            runner = MatchRunner(self.description, clients, MatchSettings(s.clocks, job.seed, s.protocol, s.reasoner,
-                                                                          job.match_id),
-                                 close_clients=False, journal=journal)
+            settings = MatchSettings(s.clocks, job.seed, s.protocol, s.reasoner, job.match_id)
+            if self._machine is None:
+                self._machine = MatchRunner.machine_for(self.description, settings)
+            runner = MatchRunner(self.description, clients, settings, close_clients=False, journal=journal,
+                                 machine=self._machine)
             self._runner = runner
             if self._stop_signal is not None:
                 runner.stop(self._stop_signal)
@@ -126,8 +136,11 @@ class JobPlayer:
             runner.stop(signum)
 
     def close(self) -> None:
-        """End the players' processes."""
+        """End the players' processes; close the database."""
         self.pool.close()
+        if self._database is not None:
+            self._database.close()
+            self._database = None
 
 
 def resolve(path: str | Path | None) -> str | None:

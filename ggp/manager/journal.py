@@ -36,6 +36,7 @@ class StoreJournal:
     """Commits a match to the store at ``db`` (None: the default database; ``store`` False: no
     database) and to its record file: ``record_path``, else ``record_dir/MATCH_ID.json``, else
     the data directory's (``files`` False: no file). ``tournament`` and ``index`` tag the row.
+    ``database``: an open store to write through (left open), instead of opening ``db``.
 
     A failure to write a step is logged once and the match goes on; failures at the beginning
     and the end raise :class:`~ggp.manager.store.StoreError` (the database) or
@@ -44,7 +45,7 @@ class StoreJournal:
 
     def __init__(self, db: str | Path | None = None, record_path: str | Path | None = None, *,
                  record_dir: str | Path | None = None, store: bool = True, files: bool = True,
-                 tournament: str | None = None, index: int | None = None):
+                 tournament: str | None = None, index: int | None = None, database: MatchStore | None = None):
         self.db = db
         self.record_path = Path(record_path) if record_path is not None else None
         self.record_dir = Path(record_dir) if record_dir is not None else None
@@ -55,6 +56,7 @@ class StoreJournal:
         #: The record file written (None until :meth:`begin`, or without files).
         self.path: Path | None = None
         self._store: MatchStore | None = None
+        self._shared = database
         self._file: RecordFile | None = None
         self._warned = False
 
@@ -76,7 +78,7 @@ class StoreJournal:
                 self._file = None
                 raise RecordError(f"cannot write the record file {self.path}: {exc.strerror or exc}") from None
         if self.use_store:
-            self._store = MatchStore(self.db)
+            self._store = self._shared if self._shared is not None else MatchStore(self.db)
             self._store.begin(record, self.path.resolve() if self.path else None, self.tournament, self.index)
 
     def step(self, record: MatchRecord, step: Step) -> None:
@@ -106,7 +108,8 @@ class StoreJournal:
             except StoreError as exc:
                 failure = failure or exc
             finally:
-                self._store.close()
+                if self._store is not self._shared:
+                    self._store.close()
                 self._store = None
         if failure is not None:
             raise failure

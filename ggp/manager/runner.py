@@ -140,13 +140,15 @@ def check_endpoints(specs: Sequence[str], roles: Sequence[object]) -> None:
 class MatchRunner:
     """One match of ``description`` between ``clients`` (one per non-random role, in order);
     closes them at the end when ``close_clients``. ``journal`` receives the record as it grows;
-    ``on_step`` is called after each step with the record and the step."""
+    ``on_step`` is called after each step with the record and the step. ``machine``: the state
+    machine of the rules as sent (see :meth:`machine_for`), to reuse one from match to match."""
 
     def __init__(self, description: GameDescription, clients: Sequence[PlayerClient],
                  settings: MatchSettings = MatchSettings(),
                  progress: Callable[[str], None] | None = None, close_clients: bool = True,
                  journal: Journal | None = None,
-                 on_step: Callable[[MatchRecord, Step], None] | None = None):
+                 on_step: Callable[[MatchRecord, Step], None] | None = None,
+                 machine: StateMachine | None = None):
         self.settings = settings
         self.journal = journal
         self.on_step = on_step
@@ -156,8 +158,9 @@ class MatchRunner:
         self.gdl2 = self.description.uses_sees
         # Built (and, for the fast reasoner, stored in the disk cache) before START, so the
         # players' processes load the machine instead of building it on the start clock.
-        self.machine: StateMachine = (warm(self.description, settings.reasoner) if settings.reasoner
-                                      else warm(self.description))
+        if machine is None:
+            machine = warm(self.description, settings.reasoner) if settings.reasoner else warm(self.description)
+        self.machine: StateMachine = machine
         self.seats = [r for r in self.machine.roles if r != RANDOM]
         if len(clients) != len(self.seats):
             raise MatchSetupError(f"the game has {len(self.seats)} player roles "
@@ -181,6 +184,13 @@ class MatchRunner:
             [str(r) for r in self.machine.roles], {str(r): c.spec for r, c in self.clients.items()},
             clocks.start, clocks.play, clocks.slack, settings.seed, settings.protocol,
         )
+
+    @staticmethod
+    def machine_for(description: GameDescription, settings: MatchSettings) -> StateMachine:
+        """The manager's state machine for ``description`` under ``settings`` (built, and for the
+        fast reasoner stored in the disk cache, now)."""
+        sent = sent_description(description, settings.protocol)
+        return warm(sent, settings.reasoner) if settings.reasoner else warm(sent)
 
     # --- the match ----------------------------------------------------------------------------
 
