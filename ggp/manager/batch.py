@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import signal
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Protocol
 
 from ggp.deadline import Deadline
@@ -128,15 +128,17 @@ class MatchBatch:
     RETRIES = 2
 
     def __init__(self, description: GameDescription, jobs: Sequence[MatchJob], backend: Backend,
-                 capacity: dict[str, int]):
+                 capacity: dict[str, int], settings: HostSettings | None = None):
         self.description = description
+        self.settings = settings or HostSettings()
         self.jobs = list(jobs)
+        self._first = {job.index: job for job in self.jobs}
         self.backend = backend
         self.endpoints = _Endpoints(capacity)
         #: Set when an interrupt stopped the batch: the signal's number.
         self.interrupted: int | None = None
 
-    def __iter__(self) -> Iterator[MatchRecord]:
+    def __iter__(self) -> Generator[MatchRecord, None, None]:
         pending = deque(self.jobs)
         running: dict[str, MatchJob] = {}
         tries: dict[int, int] = {}
@@ -167,6 +169,10 @@ class MatchBatch:
             for _, record in self.backend.stop(self.interrupted):
                 if record is not None:
                     yield record
+        except GeneratorExit:  # the caller stopped reading: the matches in progress are stopped
+            if running:
+                self.backend.stop(int(signal.SIGTERM))
+            raise
         finally:
             self.backend.close()
 
@@ -177,9 +183,9 @@ class MatchBatch:
         tries[job.index] = tries.get(job.index, 0) + 1
         if tries[job.index] <= self.RETRIES:
             log.warning("match %s: its worker process died; trying again", job.match_id)
-            pending.appendleft(job.retried(tries[job.index]))
+            pending.appendleft(self._first.get(job.index, job).retried(tries[job.index]))
             return None
-        return not_played(self.description, job, HostSettings(), "its worker process died "
+        return not_played(self.description, job, self.settings, "its worker process died "
                           f"{tries[job.index]} times")
 
 
@@ -217,7 +223,7 @@ def run_matches(description: GameDescription, jobs: Sequence[MatchJob], settings
         backend = WorkerBackend(description, settings, min(workers, max(1, len(jobs))))
     else:
         backend = SerialBackend(description, settings)
-    return MatchBatch(description, jobs, backend, known)
+    return MatchBatch(description, jobs, backend, known, settings)
 
 
 __all__ = ["Backend", "MatchBatch", "SerialBackend", "endpoint_capacity", "run_matches"]

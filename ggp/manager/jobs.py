@@ -27,9 +27,10 @@ from ggp.reasoner.machine import StateMachine
 
 @dataclass(frozen=True)
 class MatchJob:
-    """A match to play: ``specs`` in seat order (the roles other than ``random``), ``seed`` for
+    """A match to play: its number ``index`` (unique among the jobs of a batch; in a tournament,
+    the match's number), ``specs`` in seat order (the roles other than ``random``), ``seed`` for
     the match, ``player_seeds`` (``random.Random(s)`` for the player in each seat), the match id,
-    and, for a tournament's match, the tournament's id and the match's number in it."""
+    and, for a tournament's match, the tournament's id."""
 
     index: int
     specs: tuple[str, ...]

@@ -44,6 +44,7 @@ from ggp.manager.jobs import HostSettings, MatchJob, resolve
 from ggp.manager.ratings import pooled_goals, rate
 from ggp.manager.record import ERROR, FINISHED, NOT_PLAYED, MatchRecord
 from ggp.manager.runner import MatchSetupError, check_endpoints, new_match_id
+from ggp.manager.stopping import signal_of
 from ggp.manager.store import MatchStore, StoreError, TournamentRow
 from ggp.players.registry import player_class
 
@@ -289,15 +290,22 @@ def _run(description: GameDescription, plan: TournamentPlan, host: HostSettings,
                 raise MatchSetupError(f"player {spec} plays in the manager's process (it reads the console): "
                                       "it cannot play in a worker process; leave out --workers and --ray")
     batch = run_matches(description, jobs, host, workers=workers, ray=ray, capacity=capacity) if jobs else None
-    for record in batch or ():
-        i = index.get(record.match_id)
-        if i is None:
-            i = _index_of(record.match_id)
-        if record.status in PLAYED or record.status == NOT_PLAYED:
-            final[i] = record
-            done += 1
-            if progress is not None:
-                progress(done, record)
+    records = iter(batch) if batch is not None else None
+    try:
+        for record in records or ():
+            i = index.get(record.match_id)
+            if i is None:
+                i = _index_of(record.match_id)
+            if record.status in PLAYED or record.status == NOT_PLAYED:
+                final[i] = record
+                done += 1
+                if progress is not None:
+                    progress(done, record)
+    except KeyboardInterrupt as exc:  # between two records: the batch stops what it runs
+        result.interrupted, result.signal = True, signal_of(exc)
+    finally:
+        if records is not None:
+            records.close()
     if batch is not None and batch.interrupted is not None:
         result.interrupted, result.signal = True, batch.interrupted
     for i in sorted(final):
