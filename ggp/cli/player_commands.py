@@ -97,7 +97,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     from ggp.manager.clocks import Clocks
     from ggp.manager.record import MatchRecord
     from ggp.manager.stopping import exit_status, stop_on_signals
-    from ggp.manager.tournament import default_matches, play_tournament, resume_tournament
+    from ggp.manager.tournament import check_tournament, new_tournament_id, play_tournament, resume_tournament
     from ggp.players.registry import player_class
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(name)s: %(message)s")
@@ -112,7 +112,6 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(f"ggp tournament: {problem}", file=sys.stderr)
         return 2
     bar: Progress | None = None
-    total = 0
 
     def progress(done: int, record: MatchRecord) -> None:
         if bar is not None:
@@ -134,14 +133,16 @@ def run_tournament(args: argparse.Namespace) -> int:
                 if args.seed is None:
                     print(f"ggp tournament: seed {seed}", file=sys.stderr)
                 description = load_game(args.file)
-                seats = sum(1 for r in description.roles if str(r) != "random")
-                if len(args.player) >= seats > 0:
-                    total = args.matches if args.matches is not None else default_matches(len(args.player), seats)
-                bar = Progress(total or None, "matches", quiet=args.quiet)
+                total = check_tournament(description, args.player, args.matches)
                 clocks = Clocks(args.startclock, args.playclock, args.slack)
+                tournament_id = new_tournament_id(description)
+                print(f"ggp tournament: {tournament_id} (if it stops: ggp tournament --resume {tournament_id}"
+                      + (f" --db {args.db}" if args.db else "") + ")", file=sys.stderr)
+                bar = Progress(total, "matches", quiet=args.quiet)
                 result = play_tournament(description, args.player, args.matches, clocks, seed, args.reasoner,
                                          args.protocol, Path(args.record_dir) if args.record_dir else None,
-                                         progress, args.in_process, db=args.db, workers=args.workers, ray=args.ray)
+                                         progress, args.in_process, db=args.db, workers=args.workers, ray=args.ray,
+                                         tournament_id=tournament_id)
         except KeyboardInterrupt as exc:
             print("ggp tournament: interrupted before the first match", file=sys.stderr)
             return exit_status(exc)

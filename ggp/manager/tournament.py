@@ -183,12 +183,32 @@ class TournamentResult:
         return out
 
 
+def new_tournament_id(description: GameDescription) -> str:
+    """A fresh tournament id such as ``t.tictactoe.20250101t120000.a1b2c3``."""
+    return "t." + new_match_id(description.source)
+
+
 def _settings_json(plan: TournamentPlan, host: HostSettings, description: GameDescription) -> dict[str, Any]:
     clocks = host.clocks
     return {"specs": list(plan.specs), "seats": plan.seats, "matches": plan.matches, "seed": plan.seed,
             "clocks": [clocks.start, clocks.play, clocks.slack], "protocol": host.protocol,
             "reasoner": host.reasoner, "record_dir": host.record_dir, "in_process": host.in_process,
             "game_kif": description.to_kif(), "game_source": description.source}
+
+
+def check_tournament(description: GameDescription, specs: Sequence[str], matches: int | None) -> int:
+    """The number of matches to play (None: :func:`default_matches`); raises
+    :class:`MatchSetupError` for fewer specs than seats, a URL given twice, or no matches."""
+    seats = [r for r in description.roles if r != RANDOM]
+    if len(specs) < len(seats):
+        raise MatchSetupError(f"the game has {len(seats)} player roles ({' '.join(map(str, seats))}) "
+                              f"but {len(specs)} players were given")
+    check_endpoints(list(specs), [f"player {i + 1}" for i in range(len(specs))])
+    if matches is None:
+        matches = default_matches(len(specs), len(seats))
+    if matches < 1:
+        raise MatchSetupError(f"the number of matches must be positive, not {matches}")
+    return matches
 
 
 def play_tournament(
@@ -221,16 +241,8 @@ def play_tournament(
     the match (debugging).
     """
     seats = [r for r in description.roles if r != RANDOM]
-    if len(specs) < len(seats):
-        raise MatchSetupError(f"the game has {len(seats)} player roles ({' '.join(map(str, seats))}) "
-                              f"but {len(specs)} players were given")
-    check_endpoints(list(specs), [f"player {i + 1}" for i in range(len(specs))])
-    if matches is None:
-        matches = default_matches(len(specs), len(seats))
-    if matches < 1:
-        raise MatchSetupError(f"the number of matches must be positive, not {matches}")
-    plan = TournamentPlan(tournament_id or "t." + new_match_id(description.source), tuple(specs), len(seats),
-                          matches, seed)
+    matches = check_tournament(description, specs, matches)
+    plan = TournamentPlan(tournament_id or new_tournament_id(description), tuple(specs), len(seats), matches, seed)
     host = HostSettings(clocks, protocol, reasoner, resolve(db) if store else None, store,
                         resolve(record_dir), in_process)
     if store:
@@ -326,5 +338,5 @@ def records_by_index(records: Iterable[MatchRecord]) -> dict[int, MatchRecord]:
     return {_index_of(r.match_id): r for r in records}
 
 
-__all__ = ["GOAL_RANGE", "TournamentPlan", "TournamentResult", "default_matches", "mean_ci95",
+__all__ = ["GOAL_RANGE", "TournamentPlan", "TournamentResult", "check_tournament", "default_matches", "mean_ci95", "new_tournament_id",
            "play_tournament", "records_by_index", "resume_tournament", "schedule", "seating", "t975"]

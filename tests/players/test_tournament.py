@@ -80,7 +80,9 @@ def test_module_class_specs_play_and_intervals_stay_within_the_goals(capsys: pyt
     assert summary["matches"] == 6 and list(summary["mean_goals"]) == [spec]
     lo, hi = summary["ci95"][spec]
     assert 0 <= lo <= summary["mean_goals"][spec] <= hi <= 100
-    assert err == ""  # no progress bar when standard error is not a terminal
+    # The id first (to resume it), then no progress bar: standard error is not a terminal.
+    tid = summary["tournament"]
+    assert err == f"ggp tournament: {tid} (if it stops: ggp tournament --resume {tid})\n"
 
 
 def test_seating_rotates_and_intervals_follow_student() -> None:
