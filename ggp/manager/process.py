@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 STARTUP_SECONDS = 30.0
 #: Seconds a running child may take to make a fresh player before it counts as hung.
 RENEW_SECONDS = 10.0
-#: Seconds a child gets to leave after ``exit`` before it is terminated.
+#: Seconds a child gets to leave after ``exit`` before it is killed.
 EXIT_GRACE = 1.0
 
 _INIT, _MESSAGE, _NEW, _EXIT = "init", "message", "new", "exit"
@@ -167,7 +167,7 @@ class ProcessPlayer(PlayerClient):
         self.wait_ready()
 
     def close(self) -> None:
-        """Stop the child (asked to exit, terminated if it does not); waiting sends return
+        """Stop the child (asked to exit, killed if it does not); waiting sends return
         ``closed``. Closing twice is harmless."""
         with self._lock:
             if self._closed:
@@ -245,10 +245,10 @@ class _Child:
         return None
 
     def stop(self) -> None:
-        """Ask the child to exit; terminate, then kill it if it does not; wait until it has."""
+        """Ask the child to exit; kill it if it does not (it ignores SIGTERM); wait until it has."""
         self._outbox.put((_EXIT, 0, None))
         self._outbox.put(None)
-        for end in (None, self.process.terminate, self.process.kill):
+        for end in (None, self.process.kill):
             if end is not None:
                 end()
             try:
