@@ -1,6 +1,16 @@
-"""Every player against every other, through ``ggp tournament``.
+"""Every player against every other, through ``ggp tournament``; or, with ``--throughput``,
+how many matches per minute a tournament plays in one process, in 2 worker processes and on
+a local Ray cluster.
 
     python benchmarks/tournament.py [--clock S] [--matches N] [--players P ...] [--games G ...] [--seed S]
+    python benchmarks/tournament.py --throughput [--matches N] [--clock S] [--players P P] [--game FILE]
+
+Throughput: the same tournament (default 40 matches of Blind Tic-Tac-Toe, random against legal,
+0.5 s clocks) with ``--workers 1``, ``--workers 2`` and ``--ray auto --workers 2``; for each the
+wall time of the whole command, and matches per minute over the matches themselves (from the
+first match's start to the last one's end, read from the match database: without the
+interpreter's, the workers' and Ray's start-up), with the ratios to one worker. The three runs
+must give the same summary (the same seed); Ray is skipped when it is not installed.
 
 For each game (default: Monty Hall, Krieg-TicTacToe 4x4, Meier, Transit) and each ordered pair
 of different players (default: random, pimc, ismcts, iimc) it runs ``ggp tournament FILE
@@ -19,6 +29,7 @@ import json
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +53,57 @@ def tournament(path: Path, players: list[str], matches: int, clock: float, seed:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
     table: dict[str, object] = json.loads(done.stdout)
     return table
+
+
+def throughput(game: Path, players: list[str], matches: int, clock: float, seed: int) -> None:
+    """Print matches per minute for 1 and 2 workers and Ray local, with ratios (see the doc)."""
+    import os
+    import tempfile
+
+    sys.path.insert(0, str(ROOT))
+    from ggp.manager.store import MatchStore
+
+    try:
+        import ray  # noqa: F401
+        modes = [["--workers", "1"], ["--workers", "2"], ["--ray", "auto", "--workers", "2"]]
+    except ImportError:
+        modes = [["--workers", "1"], ["--workers", "2"]]
+        print("Ray is not installed (pip install 'ggp[ray]'): its run is skipped")
+    print(f"{game.name}: {matches} matches, {' vs '.join(players)}, {clock:g} s clocks, {os.cpu_count()} cores; "
+          f"load average before: {os.getloadavg()[0]:.2f}")
+    rates: dict[str, float] = {}
+    summaries = []
+    with tempfile.TemporaryDirectory() as folder:
+        for mode in modes:
+            db = Path(folder) / f"{'-'.join(mode)}.db"
+            command = [sys.executable, "-m", "ggp", "tournament", str(game), "--matches", str(matches),
+                       "--playclock", str(clock), "--startclock", "10", "--seed", str(seed), "--db", str(db),
+                       "--quiet", *mode]
+            for player in players:
+                command += ["--player", player]
+            began = time.monotonic()
+            done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+            wall = time.monotonic() - began
+            if done.returncode != 0:
+                raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
+            summary = json.loads(done.stdout)
+            summary.pop("tournament")
+            summaries.append(summary)
+            with MatchStore(db) as store:
+                records = [store.get(row.match_id) for row in store.rows()]
+            first = min(datetime.fromisoformat(r.started) for r in records)
+            last = max(datetime.fromisoformat(r.finished) for r in records)
+            span = (last - first).total_seconds()
+            name = " ".join(mode)
+            rates[name] = len(records) / span * 60
+            print(f"  {name:<26} {wall:6.1f} s in all; {span:6.1f} s of matches: {rates[name]:6.1f} matches per minute"
+                  f" ({len(records) / wall * 60:5.1f} per minute with start-up)")
+    base = rates["--workers 1"]
+    for name, rate in rates.items():
+        if name != "--workers 1":
+            print(f"  ratio {name} / --workers 1: {rate / base:.2f}")
+    print(f"  same summary in every run: {all(s == summaries[0] for s in summaries)}")
+    print(f"  load average after: {os.getloadavg()[0]:.2f}")
 
 
 def seats(path: Path) -> int:
@@ -68,8 +130,16 @@ def main() -> None:
     parser.add_argument("--players", nargs="+", default=["random", "pimc", "ismcts", "iimc"])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--throughput", action="store_true",
+                        help="measure matches per minute with 1 and 2 workers and Ray local instead")
+    parser.add_argument("--game", type=Path, default=ROOT / "rulesheets" / "blind_tictactoe.kif",
+                        help="the game of --throughput (default: Blind Tic-Tac-Toe)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    if args.throughput:
+        players = args.players if args.players != parser.get_default("players") else ["random", "legal"]
+        throughput(args.game, players, args.matches if args.matches != 10 else 40, args.clock, args.seed)
+        return
     for game in args.games:
         path = GAMES[game]
         if not path.exists():

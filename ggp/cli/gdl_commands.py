@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any
 
+from ggp.cli.progress import Progress, quiet_option
 from ggp.errors import Location, Problem
 from ggp.gdl.load import load_game
 from ggp.reasoner import REASONERS, make_machine
@@ -50,6 +51,7 @@ def register(sub: Any) -> None:
     p.add_argument("--count", type=int, default=100, metavar="N", help="number of playouts (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     _reasoner_option(p)
+    quiet_option(p)
     p.set_defaults(run=run_playout)
 
     p = sub.add_parser(
@@ -65,6 +67,7 @@ def register(sub: Any) -> None:
     p.add_argument("--grounding-seconds", type=float, default=DEFAULT_MAX_SECONDS, metavar="S",
                    help=f"time the fast reasoner may take to ground the game (default {DEFAULT_MAX_SECONDS:g}; "
                    "a game past it cannot be checked)")
+    quiet_option(p)
     p.set_defaults(run=run_verify)
 
 
@@ -137,13 +140,15 @@ def run_playout(args: argparse.Namespace) -> int:
     length = 0
     unfinished = 0
     start = time.perf_counter()
-    for _ in range(args.count):
-        result = random_playout(machine, rng)
-        length += result.length
-        unfinished += not result.finished
-        for role, value in result.goals.items():
-            totals[str(role)] = totals.get(str(role), 0) + value
-            seen[str(role)] = seen.get(str(role), 0) + 1
+    with Progress(args.count, "playouts", quiet=args.quiet) as bar:
+        for _ in range(args.count):
+            result = random_playout(machine, rng)
+            bar.update()
+            length += result.length
+            unfinished += not result.finished
+            for role, value in result.goals.items():
+                totals[str(role)] = totals.get(str(role), 0) + value
+                seen[str(role)] = seen.get(str(role), 0) + 1
     elapsed = time.perf_counter() - start
     report = {
         "playouts": args.count,
@@ -165,6 +170,8 @@ def run_verify(args: argparse.Namespace) -> int:
         print("ggp verify: --grounding-seconds must be positive", file=sys.stderr)
         return 2
     description = load_game(args.file)
-    report = cross_check(description, args.count, args.seed, max_seconds=args.grounding_seconds)
+    with Progress(args.count, "playouts", quiet=args.quiet) as bar:
+        report = cross_check(description, args.count, args.seed, max_seconds=args.grounding_seconds,
+                             progress=lambda done: bar.update())
     print(report.describe())
     return 0 if report.ok else 1

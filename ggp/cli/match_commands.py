@@ -26,6 +26,9 @@ def register(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--name", help="name given in answers to (info) (default: the player's name)")
     p.add_argument("--seed", type=int, help="seed of the player's random generator")
+    p.add_argument("--matches", type=int, default=1, metavar="N",
+                   help="play up to N matches at once, one player object per match (default 1); a start "
+                   "beyond that gets busy, and (info) tells the capacity")
     _reasoner_option(p)
     p.add_argument("--verbose", "-v", action="store_true", help="log every message to stderr")
     p.set_defaults(run=run_serve)
@@ -52,7 +55,10 @@ def register(sub: Any) -> None:
     p.add_argument("--match-id", metavar="ID", help="the match id (default: game name, time and random digits)")
     _reasoner_option(p)
     in_process_option(p)
-    p.add_argument("--verbose", "-v", action="store_true", help="print each step to stderr")
+    p.add_argument("--watch", action="store_true",
+                   help="print each step to stderr as it happens: moves by role, each role's percepts, "
+                   "clocks used (the JSON summary still ends the output)")
+    p.add_argument("--verbose", "-v", action="store_true", help="print each step's joint move to stderr")
     p.set_defaults(run=run_match_command)
 
     p = sub.add_parser("matches", help="list or show recorded matches",
@@ -61,6 +67,7 @@ def register(sub: Any) -> None:
     msub.required = True
     q = msub.add_parser("list", help="one line per match, oldest first")
     q.add_argument("--db", metavar="PATH", help="match database")
+    q.add_argument("--tournament", metavar="ID", help="only the matches of tournament ID")
     q.set_defaults(run=run_matches_list)
     q = msub.add_parser("show", help="print a match record as JSON")
     q.add_argument("match_id", metavar="ID")
@@ -97,13 +104,26 @@ def _logging(verbose: bool) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve a player until interrupted."""
+    from ggp.players.base import Player
     from ggp.players.registry import create_player
-    from ggp.server import PlayerServer, PlayerService
+    from ggp.server import MatchSessions, PlayerServer, PlayerService
+    from ggp.server.server import Service
 
     _logging(args.verbose)
-    rng = random.Random(args.seed) if args.seed is not None else random.Random()
-    player = create_player(args.player, rng=rng, reasoner=args.reasoner)
-    service = PlayerService(player, name=args.name, reasoner=args.reasoner)
+    if args.matches < 1:
+        print(f"ggp serve: --matches must be 1 or more, not {args.matches}", file=sys.stderr)
+        return 2
+    service: Service
+    if args.matches == 1:
+        rng = random.Random(args.seed) if args.seed is not None else random.Random()
+        service = PlayerService(create_player(args.player, rng=rng, reasoner=args.reasoner), name=args.name,
+                                reasoner=args.reasoner)
+    else:
+        def factory(slot: int) -> Player:
+            rng = random.Random(f"{args.seed}/{slot}") if args.seed is not None else random.Random()
+            return create_player(args.player, rng=rng, reasoner=args.reasoner)
+
+        service = MatchSessions(factory, args.matches, name=args.name, reasoner=args.reasoner)
     try:
         server = PlayerServer(service, args.host, args.port)
     except OSError as exc:
@@ -118,34 +138,50 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_match_command(args: argparse.Namespace) -> int:
-    """Host one match, write its record, print the summary."""
+    """Host one match, write its record step by step, print the summary."""
+    from ggp.cli.watch import Watcher
     from ggp.gdl.load import load_game
     from ggp.manager.clocks import Clocks
-    from ggp.manager.record import write_record
+    from ggp.manager.journal import StoreJournal
+    from ggp.manager.record import FINISHED, NOT_PLAYED
     from ggp.manager.runner import MatchRunner, MatchSettings
     from ggp.manager.seating import close_all, open_clients, wait_ready
-    from ggp.manager.store import MatchStore, default_record_path
+    from ggp.manager.stopping import exit_status, stop_on_signals
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     clocks = Clocks(args.startclock, args.playclock, args.slack)
     rngs = [random.Random(f"{seed}/{i}") for i in range(len(args.player))]
     settings = MatchSettings(clocks, seed, args.protocol, args.reasoner, args.match_id)
-    progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.verbose else None
-    # The players' processes start while the rules are read and the manager's machine is
-    # built; the match closes them.
-    clients = open_clients(args.player, rngs, args.reasoner, in_process=args.in_process, wait=False)
-    try:
-        runner = MatchRunner(load_game(args.file), clients, settings, progress)
-        wait_ready(clients)
-    except BaseException:
-        close_all(clients)
-        raise
-    record = runner.run()
-    path = write_record(record, args.record or default_record_path(record.match_id))
-    with MatchStore(args.db) as store:
-        store.add(record, path.resolve())
-    print(json.dumps({"goals": record.goals, "record": str(path), "errors": record.errors}))
-    return {"finished": 0, "aborted": 130}.get(record.status, 1)
+    progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.verbose and not args.watch else None
+    journal = StoreJournal(args.db, args.record)
+    watcher: Watcher | None = None
+    with stop_on_signals():
+        try:
+            # The players' processes start while the rules are read and the manager's machine
+            # is built; the match closes them.
+            clients = open_clients(args.player, rngs, args.reasoner, in_process=args.in_process, wait=False)
+            try:
+                description = load_game(args.file)
+                watcher = Watcher(description, clocks, sys.stderr) if args.watch else None
+                runner = MatchRunner(description, clients, settings, progress, journal=journal,
+                                     on_step=watcher.step if watcher else None)
+                wait_ready(clients)
+            except BaseException:
+                close_all(clients)
+                raise
+            record = runner.run()
+        except KeyboardInterrupt as exc:  # before the match began: nothing to record
+            print("ggp match: interrupted before the match began", file=sys.stderr)
+            return exit_status(exc)
+    if watcher is not None:
+        watcher.end(record)
+    print(json.dumps({"goals": record.goals, "status": record.status, "record": str(journal.path),
+                      "errors": record.errors}))
+    if record.status == FINISHED:
+        return 0
+    if record.status == NOT_PLAYED:
+        return 1
+    return runner.interrupt_status or 1
 
 
 def run_matches_list(args: argparse.Namespace) -> int:
@@ -153,7 +189,7 @@ def run_matches_list(args: argparse.Namespace) -> int:
     from ggp.manager.store import MatchStore
 
     with MatchStore(args.db) as store:
-        for row in store.rows():
+        for row in store.rows(args.tournament):
             print(row)
     return 0
 

@@ -102,6 +102,24 @@ def parse_url(url: str) -> tuple[str, int]:
     return parts.hostname, port
 
 
+def _addresses(host: str, port: int) -> frozenset[str]:
+    """The addresses ``host`` resolves to (the name itself, lower-cased, when it does not)."""
+    try:
+        return frozenset(str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+    except (OSError, UnicodeError):
+        return frozenset({host.lower()})
+
+
+def same_endpoint(url: str, other: str) -> bool:
+    """True when two ``http://HOST:PORT`` specs reach the same server (same port, a common
+    address: ``localhost`` and ``127.0.0.1`` are one endpoint)."""
+    host, port = parse_url(url)
+    other_host, other_port = parse_url(other)
+    if port != other_port:
+        return False
+    return host.lower() == other_host.lower() or bool(_addresses(host, port) & _addresses(other_host, other_port))
+
+
 class RemotePlayer(PlayerClient):
     """A player behind a GGP HTTP server, one connection per message."""
 

@@ -23,8 +23,8 @@ On the pipe every item is a tuple ``(KIND, ID, PAYLOAD)``:
 The child handles each message on a thread of its own (an ``abort`` can overtake a ``play``),
 counts its clocks from when a message arrived, as the HTTP server counts from the connection,
 and learns its safety margin from how late its answers leave: after the service's deadline or
-after the manager's (arrival plus ``REMAINING``), whichever is earlier. It ignores SIGINT (the
-manager handles Ctrl-C and sends ``abort``), reads nothing from the console (its standard
+after the manager's (arrival plus ``REMAINING``), whichever is earlier. It ignores SIGINT and
+SIGTERM (the manager handles them and sends ``abort``), reads nothing from the console (its standard
 output goes to standard error, keeping the manager's output clean) and exits when the pipe
 closes, so it does not outlive a manager that was killed. The manager's side never waits past
 a message's deadline; when the child dies, waiting and later requests are answered ``closed``
@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 STARTUP_SECONDS = 30.0
 #: Seconds a running child may take to make a fresh player before it counts as hung.
 RENEW_SECONDS = 10.0
-#: Seconds a child gets to leave after ``exit`` before it is terminated.
+#: Seconds a child gets to leave after ``exit`` before it is killed.
 EXIT_GRACE = 1.0
 
 _INIT, _MESSAGE, _NEW, _EXIT = "init", "message", "new", "exit"
@@ -71,6 +71,9 @@ _READY, _FAILED, _ANSWER, _REJECTED, _ERROR, _RENEWED = "ready", "failed", "answ
 _GONE = "gone"  # not on the pipe: the manager's side noticed that the child is gone
 #: Messages a child answers at once (a ``play`` waiting for its deadline, an ``abort``, ...).
 _HANDLERS = 16
+#: Signals the child ignores: the manager handles Ctrl-C and SIGTERM (also when they are sent
+#: to the whole process group) by aborting the match, then ends the child.
+_IGNORED = (signal.SIGINT, signal.SIGTERM)
 #: What the child runs: this module's main() on the pipe's file descriptor.
 _ENTRY = "from ggp.manager.process import main; main()"
 
@@ -164,7 +167,7 @@ class ProcessPlayer(PlayerClient):
         self.wait_ready()
 
     def close(self) -> None:
-        """Stop the child (asked to exit, terminated if it does not); waiting sends return
+        """Stop the child (asked to exit, killed if it does not); waiting sends return
         ``closed``. Closing twice is harmless."""
         with self._lock:
             if self._closed:
@@ -204,9 +207,9 @@ class _Child:
         source = str(Path(ggp.__file__).resolve().parents[1])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
         self.started = time.monotonic()
-        # The child inherits the signal mask: SIGINT stays blocked until it ignores SIGINT.
+        # The child inherits the signal mask: SIGINT and SIGTERM stay blocked until it ignores them.
         masked = hasattr(signal, "pthread_sigmask")
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masked else set()
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, set(_IGNORED)) if masked else set()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", _ENTRY, str(theirs.fileno())], pass_fds=(theirs.fileno(),),
@@ -242,10 +245,10 @@ class _Child:
         return None
 
     def stop(self) -> None:
-        """Ask the child to exit; terminate, then kill it if it does not; wait until it has."""
+        """Ask the child to exit; kill it if it does not (it ignores SIGTERM); wait until it has."""
         self._outbox.put((_EXIT, 0, None))
         self._outbox.put(None)
-        for end in (None, self.process.terminate, self.process.kill):
+        for end in (None, self.process.kill):
             if end is not None:
                 end()
             try:
@@ -329,9 +332,10 @@ def main() -> None:
     """The child process (``sys.argv[1]``: the pipe's file descriptor): make the player, then
     answer the manager's requests until the pipe closes; leaves with ``os._exit`` (reasoning
     threads may still run in native code)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _IGNORED:
+        signal.signal(signum, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_IGNORED))
     status = 0
     try:
         conn = Connection(int(sys.argv[1]))

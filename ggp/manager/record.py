@@ -4,8 +4,11 @@ A record holds the match id, the rules as sent (KIF text and its SHA-256), roles
 clocks, seed and message form, then every step (the joint move in role order, each role's
 percepts, each player's answer and how long it took, and every substitution with its reason),
 problems outside the steps (a player that was not ``ready``, did not answer ``stop``), the goals
-and the status (``finished``, ``aborted`` or ``error``). ``ggp replay`` checks a record against
-its rules (:mod:`ggp.manager.replay`).
+and the status (``running``, ``finished``, ``aborted``, ``error`` or ``not_played``). ``ggp replay``
+checks a record against its rules (:mod:`ggp.manager.replay`).
+
+While a match runs, :class:`RecordFile` rewrites its file after every step (each step's JSON is
+made once, so a step costs a copy of the file, not a new serialisation of the whole match).
 """
 
 from __future__ import annotations
@@ -21,6 +24,18 @@ from ggp.errors import GGPError
 
 #: Version of the record format written by this module.
 FORMAT = 1
+
+#: A match in progress (or whose manager was killed: the steps so far are kept).
+RUNNING = "running"
+#: The game reached a terminal state: the goals are the result.
+FINISHED = "finished"
+#: Stopped by an interrupt (Ctrl-C, SIGTERM): the steps so far, no goals.
+ABORTED = "aborted"
+#: The rules failed (no legal move, several goals, no end): no goals.
+ERROR = "error"
+#: A player did not start (busy, unreachable, no ``ready`` within the start clock): no step was
+#: played and there is no result; ``errors`` says why.
+NOT_PLAYED = "not_played"
 
 
 class RecordError(GGPError, ValueError):
@@ -88,7 +103,7 @@ class MatchRecord:
     started: str = ""
     finished: str = ""
     seconds: float = 0.0
-    status: str = "running"
+    status: str = RUNNING
     steps: list[Step] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     goals: dict[str, int] = field(default_factory=dict)
@@ -106,12 +121,7 @@ class MatchRecord:
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise RecordError(f"not a match record of format {FORMAT}")
             fields = dict(data)
-            fields["steps"] = [
-                Step(s["turn"], list(s["joint_move"]), {k: list(v) for k, v in s["percepts"].items()},
-                     {k: Answer(**a) for k, a in s.get("answers", {}).items()},
-                     [Substitution(**x) for x in s.get("substitutions", [])], s.get("seconds", 0.0))
-                for s in data["steps"]
-            ]
+            fields["steps"] = [step_from_json(s) for s in data["steps"]]
             fields["events"] = [Event(**e) for e in data.get("events", [])]
             return cls(**fields)
         except RecordError:
@@ -120,17 +130,48 @@ class MatchRecord:
             raise RecordError(f"malformed match record: {type(exc).__name__} {exc}") from None
 
 
-def write_record(record: MatchRecord, path: str | Path) -> Path:
-    """Write ``record`` to ``path`` atomically (a temporary file renamed into place)."""
-    path = Path(path)
+def step_from_json(data: Any) -> Step:
+    """One step from parsed JSON (raises ``KeyError``, ``TypeError`` or ``AttributeError``
+    when it is not one; :meth:`MatchRecord.from_json` turns them into :class:`RecordError`)."""
+    return Step(data["turn"], list(data["joint_move"]), {k: list(v) for k, v in data["percepts"].items()},
+                {k: Answer(**a) for k, a in data.get("answers", {}).items()},
+                [Substitution(**x) for x in data.get("substitutions", [])], data.get("seconds", 0.0))
+
+
+class RecordFile:
+    """The record file of a running match, rewritten (atomically, not flushed to disk) after
+    each step; :meth:`finish` writes the final record with :func:`write_record`."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._steps: list[str] = []
+
+    def update(self, record: MatchRecord) -> None:
+        """Write ``record`` as it is now (its steps' JSON is made once each)."""
+        while len(self._steps) < len(record.steps):
+            self._steps.append(json.dumps(asdict(record.steps[len(self._steps)])))
+        del self._steps[len(record.steps):]
+        header = record.to_json()
+        header["steps"] = None
+        head = json.dumps(header)
+        text = head[:-1].replace('"steps": null', '"steps": [\n' + ",\n".join(self._steps) + "\n]", 1) + "}\n"
+        _replace(self.path, text, durable=False)
+
+    def finish(self, record: MatchRecord) -> Path:
+        """Write the final ``record`` (flushed to disk)."""
+        return write_record(record, self.path)
+
+
+def _replace(path: Path, text: str, durable: bool) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(record.to_json(), out, indent=1)
-            out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
+            out.write(text)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(temp, path)
     except BaseException:
         try:
@@ -138,6 +179,12 @@ def write_record(record: MatchRecord, path: str | Path) -> Path:
         except OSError:
             pass
         raise
+
+
+def write_record(record: MatchRecord, path: str | Path) -> Path:
+    """Write ``record`` to ``path`` atomically (a temporary file renamed into place)."""
+    path = Path(path)
+    _replace(path, json.dumps(record.to_json(), indent=1) + "\n", durable=True)
     return path
 
 

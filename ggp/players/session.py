@@ -210,7 +210,8 @@ class PlayerSession:
         except FutureTimeout:
             return None
         except Exception as exc:  # noqa: BLE001 - the strategy's bug must not cost the answer
-            log.warning("%s: %s: %s", self.match.match_id, type(exc).__name__, exc)
+            if not self.closed:  # an aborted match releases its waiting turn: nothing to report
+                log.warning("%s: %s: %s", self.match.match_id, type(exc).__name__, exc)
             return None
 
     def _start_task(self, deadline: Deadline) -> None:

@@ -165,14 +165,17 @@ TurnMessage = Play | PlayII | Stop | StopII
 
 @dataclass(frozen=True)
 class InfoReply:
-    """The answer to ``(info)``: the player's name and ``available`` or ``busy``."""
+    """The answer to ``(info)``: the player's name, ``available`` or ``busy``, and how many
+    matches it plays at once when it says (``(capacity N)``, sent by ``ggp serve --matches N``)."""
 
     name: str | None
     status: str
+    capacity: int | None = None
 
     def __str__(self) -> str:
         name = f"(name {self.name}) " if self.name else ""
-        return f"({name}(status {self.status}))"
+        capacity = f" (capacity {self.capacity})" if self.capacity is not None else ""
+        return f"({name}(status {self.status}){capacity})"
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -352,7 +355,8 @@ def parse_move(text: str) -> Term:
 
 
 def parse_info_reply(text: str) -> InfoReply:
-    """Read ``((name NAME) (status STATUS))`` (other entries and order do not matter)."""
+    """Read ``((name NAME) (status STATUS) (capacity N))`` (capacity optional; other entries and
+    order do not matter)."""
     origin = Location("<reply>", 1, 1)
     items = _sexprs(text, "<reply>")
     if len(items) == 1 and isinstance(items[0], Constant):
@@ -368,4 +372,5 @@ def parse_info_reply(text: str) -> InfoReply:
             fields[key.name] = value.name
     if "status" not in fields:
         raise ProtocolError("the info reply has no (status ...)", origin, text)
-    return InfoReply(fields.get("name"), fields["status"])
+    capacity = fields.get("capacity", "")
+    return InfoReply(fields.get("name"), fields["status"], int(capacity) if capacity.isdigit() else None)

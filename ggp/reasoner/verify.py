@@ -111,8 +111,10 @@ class _Percepts:
 def compare_machines(
     first: StateMachine, second: StateMachine, count: int, seed: int,
     names: tuple[str, str] = ("first", "second"), max_steps: int = 1000,
+    progress: Callable[[int], None] | None = None,
 ) -> CrossCheckReport:
-    """Play ``count`` seeded random playouts, asking both machines everything at every state."""
+    """Play ``count`` seeded random playouts, asking both machines everything at every state;
+    ``progress(n)`` is called after the ``n``-th playout."""
     report = CrossCheckReport(names)
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -172,16 +174,19 @@ def compare_machines(
             b = second.next_state(b, joint)
             step += 1
         report.playouts += 1
+        if progress is not None:
+            progress(report.playouts)
     report.seconds = time.perf_counter() - start
     return report
 
 
 def cross_check(description: GameDescription, count: int, seed: int, max_steps: int = 1000,
-                max_seconds: float = DEFAULT_MAX_SECONDS) -> CrossCheckReport:
+                max_seconds: float = DEFAULT_MAX_SECONDS,
+                progress: Callable[[int], None] | None = None) -> CrossCheckReport:
     """The fast reasoner (given ``max_seconds`` to ground) against the clingo oracle on ``count``
-    seeded playouts."""
+    seeded playouts (``progress`` as for :func:`compare_machines`)."""
     from ggp.reasoner.fast import FastMachine
     from ggp.reasoner.oracle import OracleMachine
 
     return compare_machines(FastMachine(description, max_seconds=max_seconds), OracleMachine(description), count,
-                            seed, ("fast", "oracle"), max_steps)
+                            seed, ("fast", "oracle"), max_steps, progress)

@@ -13,6 +13,7 @@ import logging
 import socket
 import threading
 import time
+from typing import Protocol
 
 from ggp.protocol.http import (
     MAX_BODY_BYTES,
@@ -22,7 +23,7 @@ from ggp.protocol.http import (
     render_response,
 )
 from ggp.protocol.messages import ProtocolError
-from ggp.server.service import Answer, PlayerService
+from ggp.server.service import Answer, SafetyMargin
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,20 @@ READ_TIMEOUT = 10.0
 WRITE_TIMEOUT = 5.0
 
 
+class Service(Protocol):
+    """What the server answers through: a :class:`~ggp.server.service.PlayerService` (one match
+    at a time) or :class:`~ggp.server.sessions.MatchSessions` (several)."""
+
+    margin: SafetyMargin
+
+    def handle_text(self, text: str, received_at: float | None = None) -> Answer:
+        """Answer one message text."""
+
+
 class PlayerServer:
     """Serve ``service`` on ``host``:``port`` (port 0 picks a free one; see :attr:`address`)."""
 
-    def __init__(self, service: PlayerService, host: str = "127.0.0.1", port: int = 0,
+    def __init__(self, service: Service, host: str = "127.0.0.1", port: int = 0,
                  read_timeout: float = READ_TIMEOUT, max_body: int = MAX_BODY_BYTES,
                  max_connections: int = 128):
         self.service = service

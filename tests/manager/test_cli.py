@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import subprocess
@@ -45,7 +46,7 @@ def servers() -> Iterator[list[str]]:
 
 def test_blind_tictactoe_between_two_servers(env: dict[str, str], servers: list[str]) -> None:
     summary = host_match(env, RULESHEETS / "blind_tictactoe.kif", servers, 5)
-    assert set(summary) == {"goals", "record", "errors"}
+    assert set(summary) == {"goals", "status", "record", "errors"} and summary["status"] == "finished"
     assert summary["errors"] == []
     goals = summary["goals"]
     assert isinstance(goals, dict) and set(goals) == {"white", "black"}  # random has no goal here
@@ -149,3 +150,62 @@ def test_ctrl_c_aborts_the_match(env: dict[str, str], tmp_path: Path) -> None:
     assert summary["record"] == str(record_path)
     record = read_record(record_path)
     assert record.status == "aborted" and record.goals == {} and "interrupted" in record.errors[0]
+
+
+def test_watch_prints_each_step_as_it_happens(env: dict[str, str]) -> None:
+    game = RULESHEETS / "blind_tictactoe.kif"
+    result = ggp(env, "match", str(game), "--player", "random", "--player", "legal", "--seed", "3",
+                 "--playclock", "1", "--reasoner", REASONER, "--watch")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)  # the default output is unchanged: one JSON line
+    record = read_record(str(summary["record"]))
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"match {record.match_id}: {game}"
+    assert lines[1:4] == ["  white: random", "  black: legal", "  random: played by the manager"]
+    turns = [i for i, line in enumerate(lines) if line.startswith("turn ")]
+    assert len(turns) == len(record.steps)
+    for step, at in zip(record.steps, turns):
+        block = lines[at + 1:at + 6]
+        assert block[:3] == [f"  white   {step.joint_move[0]}   {step.answers['white'].seconds:.2f} s of 1 s",
+                             f"  black   {step.joint_move[1]}   {step.answers['black'].seconds:.2f} s of 1 s",
+                             f"  random  {step.joint_move[2]}"]
+        for role, line in zip(("white", "black"), block[3:]):
+            assert line == f"  {role:<6}  sees {' '.join(step.percepts[role]) or 'nothing'}"
+    goals = " ".join(f"{role}={value}" for role, value in record.goals.items())
+    assert lines[-1] == f"finished after {len(record.steps)} steps ({record.seconds:.1f} s); goals {goals}"
+
+
+def test_watch_names_the_cards_of_a_card_game() -> None:
+    from ggp.cli.watch import Watcher, card_names
+    from ggp.gdl.load import load_game
+    from ggp.manager.clocks import Clocks
+    from ggp.manager.record import Answer, MatchRecord, Step, Substitution
+
+    description = load_game(RULESHEETS / "agram.rcy")
+    names = card_names(description)
+    assert len(names) == 35 and names["c1"] == "c1[three red hearts]"  # (card c1) (attr c1 rank three) ...
+    record = MatchRecord("m", "agram.rcy", "", "", ["player0", "player1", "player2", "player3", "random"],
+                         {f"player{i}": "random" for i in range(4)}, 10, 1, 1, 1, "auto")
+    step = Step(4, ["(choose 0 c1)", "noop", "noop", "noop", "noop"],
+                {"player0": ["(moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1)"], "player1": [],
+                 "player2": [], "player3": [], "random": []},
+                {"player0": Answer("(choose 0 c12)", 0.25)}, [Substitution("player0", "(choose 0 c1)", "illegal",
+                                                                          "not legal", "(choose 0 c12)")], 1.5)
+    out = io.StringIO()
+    watcher = Watcher(description, Clocks(10, 1, 1), out)
+    watcher.step(record, step)
+    text = out.getvalue()
+    assert "  player0  (choose 0 c1[three red hearts])   [played for it: illegal (answered (choose 0 c12)): " \
+           "not legal]   0.25 s of 1 s" in text
+    assert "  player0  sees (moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1[three red hearts])" in text
+    assert "  player1  sees nothing" in text and "c10" not in names["c1"]
+
+
+def test_a_record_file_that_cannot_be_written(env: dict[str, str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = ggp(env, "match", str(RULESHEETS / "tictactoe.kif"), "--player", "random", "--player", "random",
+                 "--record", str(blocker / "r.json"), "--reasoner", REASONER)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"ggp match: cannot write the record file {blocker / 'r.json'}: ")

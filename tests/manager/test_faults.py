@@ -16,7 +16,8 @@ from ggp.manager.client import LocalPlayer, RemotePlayer
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord
 from ggp.manager.replay import replay
-from ggp.manager.runner import MatchSettings, run_match
+from ggp.manager.record import NOT_PLAYED
+from ggp.manager.runner import START_RETRY, MatchSettings, run_match
 from ggp.players.registry import create_player
 from ggp.protocol.messages import Play, PlayII, Stop, StopII, parse_message
 from ggp.server import PlayerService
@@ -114,7 +115,7 @@ def test_a_player_that_never_answers_stop() -> None:
     assert [(e.phase, e.reason) for e in record.events] == [("stop", "timeout")]
 
 
-def test_a_player_that_is_never_there() -> None:
+def test_a_player_that_is_never_there_means_no_match() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]  # closed again before the match: nobody listens
@@ -123,24 +124,49 @@ def test_a_player_that_is_never_there() -> None:
     began = time.monotonic()
     record = run_match(description, [RemotePlayer(f"http://127.0.0.1:{port}"), opponent],
                        MatchSettings(CLOCKS, seed=2, reasoner=REASONER))
-    check_complete(record, time.monotonic() - began, description)
-    assert set(substitutions(record).values()) == {"refused"}
-    assert len(substitutions(record)) == len(record.steps)
-    assert {(e.phase, e.reason) for e in record.events} == {("start", "refused"), ("stop", "refused")}
+    seconds = time.monotonic() - began
+    # Asked again and again within the start clock, then recorded as not played: no result.
+    assert record.status == NOT_PLAYED and record.steps == [] and record.goals == {}
+    assert CLOCKS.start + CLOCKS.slack - 2 * START_RETRY <= seconds < CLOCKS.start + CLOCKS.slack + 2.0
+    assert [(e.phase, e.role, e.reason) for e in record.events] == [("start", "white", "refused")]
+    assert record.errors[-1].startswith("not played: white (http://127.0.0.1:")
+    assert "tries)" in record.errors[-1]
 
 
-def test_slow_start_and_gdl_joint_moves_report_the_substitute() -> None:
-    # Tic-tac-toe has no sees: plain GDL messages; the next joint move shows the substitute.
-    def fault(text: str) -> str | None:
+def test_a_busy_player_is_asked_again_within_the_start_clock() -> None:
+    starts: list[str] = []
+
+    def busy_twice(text: str) -> str | None:
         if text.startswith("(start"):
-            return "sleep:2.5"
-        return "reply:(mark 0 0)" if text.startswith("(play fault nil)") else None
+            starts.append(text)
+            return "reply:busy" if len(starts) <= 2 else None
+        return None
 
+    with FakePlayer(service(), busy_twice) as fake:
+        record, seconds = play(fake)
+    check_complete(record, seconds, load_game(BLIND))
+    assert len(starts) == 3 and record.events == [] and record.errors == []
+    assert not substitutions(record)
+    assert [text.split()[0] for text in fake.log[:3]] == ["(start"] * 3
+
+
+def test_a_start_answered_too_late_means_no_match() -> None:
+    with FakePlayer(service(), lambda text: "sleep:2.5" if text.startswith("(start") else None) as fake:
+        record, seconds = play(fake, RULESHEETS / "tictactoe.kif")
+    assert record.status == NOT_PLAYED and not record.steps and not record.goals
+    assert [(e.phase, e.reason) for e in record.events] == [("start", "timeout")]
+    assert seconds < CLOCKS.start + CLOCKS.slack + 2.0
+    # It may have started late: it is told the match is off.
+    assert [text.split()[0] for text in fake.log] == ["(start", "(abort"]
+
+
+def test_gdl_joint_moves_report_the_substitute() -> None:
+    # Tic-tac-toe has no sees: plain GDL messages; the next joint move shows the substitute.
     path = RULESHEETS / "tictactoe.kif"
-    with FakePlayer(service(), fault) as fake:
+    with FakePlayer(service(), lambda text: "reply:(mark 0 0)" if text.startswith("(play fault nil)") else None) as fake:
         record, seconds = play(fake, path)
     check_complete(record, seconds, load_game(path))
-    assert [(e.phase, e.reason) for e in record.events] == [("start", "timeout")]
+    assert record.events == []
     assert substitutions(record, "x") == {0: "illegal"}
     told = parse_message(fake.log[2])
     assert isinstance(told, Play) and told.moves is not None

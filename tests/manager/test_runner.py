@@ -190,3 +190,29 @@ def test_record_json_is_plain(tmp_path: Path) -> None:
     assert data["format"] == 1 and data["status"] == "finished"
     assert set(data) >= {"match_id", "game_kif", "game_sha256", "roles", "players", "start_clock",
                          "play_clock", "seed", "steps", "goals", "errors", "events", "seconds"}
+
+
+def test_a_database_of_the_first_schema_is_read_and_stays_writable_by_it(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE matches (match_id TEXT PRIMARY KEY, started TEXT NOT NULL, finished TEXT NOT NULL, "
+                "status TEXT NOT NULL, game TEXT, game_sha256 TEXT NOT NULL, players TEXT NOT NULL, goals TEXT NOT NULL, "
+                "steps INTEGER NOT NULL, errors INTEGER NOT NULL, record_path TEXT, record TEXT NOT NULL)")
+    record = match(RULESHEETS / "tictactoe.kif", ["random", "random"], 1)
+    old.execute("INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (record.match_id, record.started, record.finished, record.status, None, record.game_sha256, "{}",
+                 "{}", len(record.steps), 0, None, json.dumps(record.to_json())))
+    old.commit()
+    with MatchStore(path) as store:
+        assert store.get(record.match_id) == record
+        assert [row.tournament for row in store.rows()] == [None]
+        newer = match(RULESHEETS / "tictactoe.kif", ["random", "random"], 2)
+        store.add(newer, tournament="t", index=0)
+        assert [r.match_id for r in store.tournament_records("t")[0]] == [newer.match_id]
+    # The first version's writer (twelve values into matches) still works on it.
+    old.execute("INSERT OR REPLACE INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                ("m3", "", "", "finished", None, "", "{}", "{}", 0, 0, None, "{}"))
+    old.commit()
+    old.close()

@@ -21,7 +21,7 @@ CLOCKS = Clocks(start=2.0, play=1.0, slack=1.0)
 def _tournament(specs: list[str], matches: int, seed: int, tmp_path: Path) -> list[MatchRecord]:
     records: list[MatchRecord] = []
     result = play_tournament(load_game(RULESHEETS / "agram.rcy"), specs, matches, CLOCKS, seed,
-                             progress=lambda i, record: records.append(record))
+                             progress=lambda i, record: records.append(record), db=tmp_path / "matches.db")
     assert result.matches == matches and not result.interrupted
     assert result.errors == [], result.errors[:10]
     return records

@@ -1,4 +1,5 @@
-"""``ggp tournament``: output format, seat rotation, pooling, confidence intervals, errors."""
+"""``ggp tournament``: output format, seat rotation, pooling, confidence intervals, errors, the
+progress bar."""
 
 from __future__ import annotations
 
@@ -11,11 +12,18 @@ from typing import Any
 import pytest
 
 from ggp.cli import main
-from ggp.cli.player_commands import _ProgressBar
+from ggp.cli.progress import Progress
 from ggp.manager.record import read_record
 from ggp.manager.tournament import mean_ci95, seating, t975
 from tests.conftest import RULESHEETS
 from tests.players.support import CAP, COUNTED
+
+
+@pytest.fixture(autouse=True)
+def _own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournaments' matches go to a database of the test's own."""
+    monkeypatch.setenv("GGP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("GGP_MATCH_DB", raising=False)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
@@ -30,7 +38,8 @@ def test_output_format_and_seat_rotation(tmp_path: Path, capsys: pytest.CaptureF
                               "--player", "legal", "--matches", "4", "--playclock", "0.2", "--seed", "5",
                               "--record-dir", str(records))
     assert status == 0
-    assert list(summary) == ["matches", "mean_goals", "ci95"] and summary["matches"] == 4
+    assert list(summary) == ["tournament", "matches", "not_played", "mean_goals", "ci95", "rating"]
+    assert summary["matches"] == 4 and summary["not_played"] == 0
     read = [read_record(p) for p in sorted(records.glob("*.json"))]
     assert len(read) == 4
     seats = sorted((r.seed, r.players["agent"], r.players["opponent"]) for r in read)
@@ -53,6 +62,7 @@ def test_a_spec_given_twice_is_pooled_and_a_seed_repeats(capsys: pytest.CaptureF
             "--matches", "3", "--playclock", "0.2", "--seed", "11"]
     _, first, _ = _run(capsys, *args)
     _, again, _ = _run(capsys, *args)
+    assert first.pop("tournament") != again.pop("tournament")
     assert first == again
     assert list(first["mean_goals"]) == ["random"]
     mean = first["mean_goals"]["random"]
@@ -70,7 +80,9 @@ def test_module_class_specs_play_and_intervals_stay_within_the_goals(capsys: pyt
     assert summary["matches"] == 6 and list(summary["mean_goals"]) == [spec]
     lo, hi = summary["ci95"][spec]
     assert 0 <= lo <= summary["mean_goals"][spec] <= hi <= 100
-    assert err == ""  # no progress bar when standard error is not a terminal
+    # The id first (to resume it), then no progress bar: standard error is not a terminal.
+    tid = summary["tournament"]
+    assert err == f"ggp tournament: {tid} (if it stops: ggp tournament --resume {tid})\n"
 
 
 def test_seating_rotates_and_intervals_follow_student() -> None:
@@ -101,17 +113,38 @@ def test_bad_input_is_one_line_and_status_1(args: list[str], message: str,
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_the_progress_bar_is_drawn_only_on_a_terminal() -> None:
+def test_the_progress_bar_is_drawn_only_on_a_terminal_and_not_when_quiet() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    shown, hidden = Terminal(), io.StringIO()
-    for stream in (shown, hidden):
-        bar = _ProgressBar(4, stream)
-        for done in range(5):
-            bar.update(done)
-        bar.close()
-    assert hidden.getvalue() == ""
-    assert shown.getvalue().endswith(f"\r[{'#' * 30}] 4/4 matches\n")
-    assert "\r[" + "#" * 15 + "." * 15 + "] 2/4 matches" in shown.getvalue()
+    shown, hidden, quiet = Terminal(), io.StringIO(), Terminal()
+    for stream, silent in ((shown, False), (hidden, False), (quiet, True)):
+        with Progress(4, "matches", stream=stream, quiet=silent, delay=0) as bar:
+            for _ in range(4):
+                bar.update()
+    assert hidden.getvalue() == "" and quiet.getvalue() == ""
+    final = shown.getvalue().split("\r")[-1]
+    assert "4/4" in final and "100%" in final and "matches/s" in final  # done, rate
+    assert "0/4" in shown.getvalue() and "<" in final  # the time left (ETA) is shown
+
+
+def test_matches_whose_player_never_starts_are_not_played(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"  # nobody listens there
+    status, summary, err = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), "--player", url,
+                                "--player", "random", "--matches", "2", "--startclock", "0.5", "--slack", "0",
+                                "--seed", "1")
+    assert status == 0, err
+    assert summary["matches"] == 0 and summary["not_played"] == 2
+    assert summary["mean_goals"] == {url: None, "random": None}
+    assert "not played" in err and "refused" in err and "Traceback" not in err
+
+
+def test_one_url_for_two_roles_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, str(RULESHEETS / "exploding_bomb_tell.kif"), "--player", "http://127.0.0.1:9",
+                          "--player", "http://localhost:9", "--seed", "1")
+    assert status == 1 and "is given for two roles" in err and len(err.strip().splitlines()) == 1
