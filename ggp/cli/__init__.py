@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from ggp.errors import GGPError, InvalidGameError
 
 #: Modules under :mod:`ggp.cli` that add subcommands, in the order ``--help`` lists them.
-COMMAND_MODULES = ("gdl_commands", "recycle_commands", "match_commands", "player_commands", "belief_commands")
+COMMAND_MODULES = ("gdl_commands", "recycle_commands", "match_commands", "player_commands", "belief_commands",
+                   "spiel_commands")
 
 
 def build_parser() -> argparse.ArgumentParser:
