@@ -22,6 +22,7 @@ Game parameters (``pyspiel.load_game("ggp", {"file": ..., "returns": "goals"})``
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pyspiel
@@ -193,7 +194,7 @@ class GGPState(pyspiel.State):  # type: ignore[misc]
         return head + "\n" + " ".join(sorted(str(f) for f in node.step.state.fluents))
 
 
-def load(source: str | GameDescription, **params: Any) -> GGPGame:
+def load(source: str | Path | GameDescription, **params: Any) -> GGPGame:
     """A bridged game from a file path or loaded rules, with game parameters as keywords."""
     if isinstance(source, GameDescription):
         return GGPGame(params, source)

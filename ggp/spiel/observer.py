@@ -16,7 +16,7 @@ Tensors, one-hot over the game's numbered moves and percepts:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyspiel
@@ -25,8 +25,11 @@ from ggp.gdl.terms import Term
 from ggp.spiel.records import SEPARATOR, legal_text, record_text
 from ggp.spiel.tree import BridgeError, Node, Tree
 
-if TYPE_CHECKING:
-    from ggp.spiel.game import GGPState
+
+class _OnNode(Protocol):
+    """An OpenSpiel state of a bridged game (``GGPState``): it stands on a node of the tree."""
+
+    node: Node
 
 
 class GGPObserver:
@@ -70,7 +73,7 @@ class GGPObserver:
             self.dict[name] = self.tensor[start:start + count].reshape(shape)
             start += count
 
-    def set_from(self, state: GGPState, player: int) -> None:
+    def set_from(self, state: _OnNode, player: int) -> None:
         """Fill the tensor with what ``player`` knows in ``state``."""
         if self.tensor is None:
             raise BridgeError("no information-state tensor: the game's length is not known (walk the game "
@@ -101,7 +104,7 @@ class GGPObserver:
         if node.player == player:
             self.dict["legal"][list(node.actions)] = 1
 
-    def string_from(self, state: GGPState, player: int) -> str:
+    def string_from(self, state: _OnNode, player: int) -> str:
         """What ``player`` knows in ``state``, as text."""
         node = state.node
         if self.perfect_recall:

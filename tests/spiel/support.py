@@ -10,7 +10,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel bridge needs OpenSpiel: pip install 'ggp[spiel]'")
 
-from open_spiel.python.algorithms import get_all_states  # noqa: E402
+from open_spiel.python import policy as policy_lib  # noqa: E402
+from open_spiel.python.algorithms import expected_game_score, exploitability, get_all_states  # noqa: E402
 
 import ggp.spiel  # noqa: E402,F401  (registers the game "ggp")
 from ggp.spiel import GGPGame, load  # noqa: E402
@@ -42,3 +43,10 @@ def tree_figures(game: Any) -> dict[str, Any]:
             keys[state.current_player()].add(state.information_state_string())
     return {"histories": len(states), "kinds": dict(kinds), "information_states": [len(k) for k in keys],
             "returns": dict(returns)}
+
+
+def uniform_figures(game: Any) -> tuple[list[float], float]:
+    """The uniform policy's value for each player and its exploitability."""
+    uniform = policy_lib.UniformRandomPolicy(game)
+    value = expected_game_score.policy_value(game.new_initial_state(), [uniform] * game.num_players())
+    return [float(v) for v in value], float(exploitability.exploitability(game, uniform))

@@ -15,10 +15,11 @@ from ggp.deadline import Deadline  # noqa: E402
 from ggp.players.base import MatchInfo, StartView, TurnView  # noqa: E402
 from ggp.players.registry import available_players, create_player  # noqa: E402
 from ggp.reasoner import make_machine  # noqa: E402
-from ggp.reasoner.play import random_joint_move  # noqa: E402
+from ggp.gdl.terms import Term  # noqa: E402
+from ggp.reasoner.play import history_states, random_joint_move  # noqa: E402
 from ggp.spiel.exploitability import player_exploitability  # noqa: E402
 from ggp.spiel.players import CfrPlayer, view_records  # noqa: E402
-from ggp.spiel.records import information_key  # noqa: E402
+from ggp.spiel.records import information_key, seen_record  # noqa: E402
 
 
 def test_registered() -> None:
@@ -32,38 +33,28 @@ def test_match_views_map_to_the_trees_keys() -> None:
     game = bridged("kuhn.rcy")
     machine = make_machine(game.description)
     tree = game.tree
+    decisions = 0
     for seed in range(20):
         rng = random.Random(seed)
-        state, history = machine.initial_state(), []
+        history: list[tuple[Term, ...]] = []
+        state = machine.initial_state()
         while not machine.is_terminal(state):
             legal = machine.all_legal_moves(state)
+            states = history_states(machine, history)
             for p, r in enumerate(tree.players):
-                if len(legal[r]) > 1:
-                    node = tree.follow(history)
-                    while node.role != r:
-                        node = node.child(node.actions[0])
-                    records = [(joint[r], tuple(sorted(seen[tree.roles[r]], key=str))) for joint, seen in
-                               [(j, machine.percepts(s, j)) for j, s in zip(history, _states(machine, history))]]
-                    mine = information_key(tree.roles[r], _canonical(records), True, legal[r])
-                    assert mine == node.key(p)
+                if len(legal[r]) < 2:
+                    continue
+                node = tree.follow(history)
+                while node.role != r:
+                    node = node.child(node.actions[0])
+                records = [seen_record(joint[r], machine.percepts(before, joint)[tree.roles[r]])
+                           for joint, before in zip(history, states)]
+                assert information_key(tree.roles[r], records, True, legal[r]) == node.key(p)
+                decisions += 1
             joint = random_joint_move(machine, state, rng)
             history.append(joint)
             state = machine.next_state(state, joint)
-
-
-def _states(machine: object, history: list[tuple[object, ...]]) -> list[object]:
-    state = machine.initial_state()  # type: ignore[attr-defined]
-    out = []
-    for joint in history:
-        out.append(state)
-        state = machine.next_state(state, joint)  # type: ignore[attr-defined]
-    return out
-
-
-def _canonical(records: list[tuple[object, tuple[object, ...]]]) -> list[object]:
-    from ggp.spiel.records import seen_record
-
-    return [seen_record(move, percepts) for move, percepts in records]  # type: ignore[arg-type]
+    assert decisions >= 40
 
 
 def test_cfr_policy_from_a_view() -> None:
@@ -89,10 +80,11 @@ def test_cfr_policy_from_a_view() -> None:
             call = next(a for a in state.legal_actions() if abs(state.child(a).returns()[0]) == 2)
             records = game.tree.tries[1].sequence(state.node.obs[1])
             belief = Belief(machine, role, description=game.description, rng=random.Random(0))
-            for move, percepts in records:
-                belief.update(Observation(move, frozenset(percepts)))
-            view = TurnView(match, machine, len(records), tuple(m for m, _ in records),
-                            tuple(frozenset(p) for _, p in records), None, belief, belief.legal_moves(),
+            moves = tuple(record[0] for record in records)
+            seen = tuple(frozenset(record[1]) for record in records)  # type: ignore[arg-type]
+            for move, percepts in zip(moves, seen):
+                belief.update(Observation(move, percepts))
+            view = TurnView(match, machine, len(records), moves, seen, None, belief, belief.legal_moves(),
                             Deadline.after(1))
             assert view_records(view) == records
             probs = player.move_probabilities(view)
