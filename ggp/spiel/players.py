@@ -15,6 +15,7 @@ information states, so they play under any game manager, remote ones included.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Mapping
@@ -25,6 +26,7 @@ import pyspiel
 from open_spiel.python.algorithms import external_sampling_mccfr, ismcts
 
 from ggp.deadline import Deadline
+from ggp.errors import GGPError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Term
 from ggp.players.base import Player, StartView, TurnView
@@ -33,6 +35,8 @@ from ggp.players.search import stop_time
 from ggp.spiel.game import GGPGame, GGPState
 from ggp.spiel.records import Record, information_key, seen_record
 from ggp.spiel.tree import BridgeError, Node
+
+log = logging.getLogger(__name__)
 
 #: Bridged games a player object keeps (by the rules' digest).
 GAMES_KEPT = 2
@@ -60,13 +64,20 @@ class _Bridged(Player):
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:
         super().__init__(rng=rng, reasoner=reasoner)
         self._games: dict[str, GGPGame] = {}
+        self._failed: dict[str, str] = {}
 
-    def bridged(self, description: GameDescription) -> GGPGame:
-        """The bridged game of ``description`` (made on first use)."""
+    def bridged(self, description: GameDescription) -> GGPGame | None:
+        """The bridged game of ``description`` (made on first use), or None when the rules cannot
+        be bridged (said once in the log; the player then plays uniformly at random)."""
         digest = description.digest()
         game = self._games.get(digest)
-        if game is None:
-            game = GGPGame(dict(self.game_parameters), description)
+        if game is None and digest not in self._failed:
+            try:
+                game = GGPGame(dict(self.game_parameters), description)
+            except GGPError as exc:
+                self._failed[digest] = str(exc)
+                log.warning("%s cannot bridge these rules to OpenSpiel, so it plays at random: %s", self.name, exc)
+                return None
             self._games[digest] = game
             while len(self._games) > GAMES_KEPT:
                 self._games.pop(next(iter(self._games)))
@@ -150,17 +161,22 @@ class CfrPlayer(_Bridged):
     iterations: int | None = None
     #: ``auto`` (CFR+ on a game walked whole, else external-sampling MCCFR), ``cfr+`` or ``mccfr``.
     algorithm = "auto"
+    #: Games estimated at most this large are walked whole (CFR+); larger ones are sampled (MCCFR).
+    game_parameters = {"expand": 200_000}
 
     def __init__(self, rng: random.Random | None = None, reasoner: str | None = None) -> None:
         super().__init__(rng=rng, reasoner=reasoner)
         self._trainers: dict[str, _Trainer] = {}
 
-    def trainer(self, description: GameDescription) -> _Trainer:
-        """The trainer of ``description``'s bridged game (made on first use)."""
+    def trainer(self, description: GameDescription) -> _Trainer | None:
+        """The trainer of ``description``'s bridged game (made on first use; None when the
+        rules cannot be bridged)."""
         digest = description.digest()
         found = self._trainers.get(digest)
         if found is None:
             game = self.bridged(description)
+            if game is None:
+                return None
             found = self._trainers[digest] = _Trainer(game, self.algorithm, self.rng.getrandbits(31))
             for stale in set(self._trainers) - set(self._games):
                 del self._trainers[stale]
@@ -168,29 +184,28 @@ class CfrPlayer(_Bridged):
 
     def start(self, view: StartView) -> None:
         """Bridge the rules and train until the start clock is nearly out."""
-        self.trainer(view.match.description).train(view.deadline, self.iterations)
+        trainer = self.trainer(view.match.description)
+        if trainer is not None:
+            trainer.train(view.deadline, self.iterations)
 
     def move_probabilities(self, view: TurnView) -> dict[Term, float] | None:
         """The average policy at the role's information state (uniform where it was never
-        trained)."""
+        trained, or when the rules cannot be bridged)."""
         legal = view.legal_moves
-        if len(legal) < 2:
-            return {move: 1.0 for move in legal}
-        trainer = self.trainer(view.match.description)
-        game = self.bridged(view.match.description)
-        role = game.tree.roles.index(view.role)
-        moves = game.tree.moves[role]
+        uniform = {move: 1.0 / len(legal) for move in legal}
+        trainer = self.trainer(view.match.description) if len(legal) > 1 else None
+        game = self.bridged(view.match.description) if trainer is not None else None
         records = view_records(view)
-        found = None
-        if records is not None:
-            actions = sorted(game.tree.action_index[role][m] for m in legal if m in game.tree.action_index[role])
-            found = trainer.probabilities(information_key(view.role, records, game.tree.sees, legal), actions)
-        if not found:
-            return {move: 1.0 / len(legal) for move in legal}
-        probs = {moves[a]: p for a, p in found.items() if 0 <= a < len(moves) and moves[a] in legal}
+        if game is None or trainer is None or records is None:
+            return uniform
+        role = game.tree.roles.index(view.role)
+        moves, index = game.tree.moves[role], game.tree.action_index[role]
+        actions = sorted(index[m] for m in legal if m in index)
+        found = trainer.probabilities(information_key(view.role, records, game.tree.sees, legal), actions)
+        probs = {moves[a]: p for a, p in (found or {}).items() if 0 <= a < len(moves) and moves[a] in legal}
         total = sum(probs.values())
         if total <= 0:
-            return {move: 1.0 / len(legal) for move in legal}
+            return uniform
         return {move: probs.get(move, 0.0) / total for move in legal}
 
     def play(self, view: TurnView) -> Term:
@@ -268,6 +283,8 @@ class SpielIsmctsPlayer(_Bridged):
         if len(legal) == 1:
             return legal[0]
         game = self.bridged(view.match.description)
+        if game is None:
+            return legal[self.rng.randrange(len(legal))]
         tree, rng = game.tree, self.rng
         role = tree.roles.index(view.role)
         particles = view.particles()

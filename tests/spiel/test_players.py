@@ -135,3 +135,20 @@ def test_cfr_and_spiel_ismcts_play_a_match(env: dict[str, str]) -> None:  # noqa
     out = json.loads(done.stdout)
     assert out["errors"] == [] and sorted(out["goals"].values()) == [0, 100]
     assert "substitut" not in done.stderr
+
+
+def test_rules_that_cannot_be_bridged_leave_the_player_playing_at_random(caplog: pytest.LogCaptureFixture) -> None:
+    game = bridged("montyhall.kif")
+    machine = make_machine(game.description)
+    insisting = type("ScoredCfr", (CfrPlayer,), {"game_parameters": {"returns": "score"}})(rng=random.Random(2))
+    role = game.tree.roles[0]
+    match = MatchInfo("m", role, game.description, 1, 1)
+    insisting.start(StartView(match, machine, Deadline.after(1)))
+    assert "cannot bridge" in caplog.text and "no (score ROLE N)" in caplog.text
+    belief = Belief(machine, role, description=game.description, rng=random.Random(0))
+    belief.update(Observation(Term.parse("noop"), frozenset()))
+    view = TurnView(match, machine, 1, (Term.parse("noop"),), (frozenset(),), None, belief, belief.legal_moves(),
+                    Deadline.after(1))
+    probs = insisting.move_probabilities(view)
+    assert probs == {move: pytest.approx(1 / 3) for move in view.legal_moves} and len(probs) == 3
+    assert insisting.play(view) in view.legal_moves
