@@ -9,6 +9,10 @@ from typing import Any
 
 from ggp.errors import GGPError
 
+#: The bridge's default (``ggp.spiel.summary.DEFAULT_EXPAND``), repeated so that ``--help`` works
+#: without OpenSpiel installed.
+DEFAULT_EXPAND = 500_000
+
 
 def register(sub: Any) -> None:
     """Add the ``exploitability`` subcommand to ``sub``."""
@@ -42,8 +46,8 @@ def register(sub: Any) -> None:
                    "(default 1: the player's choice with its seed)")
     p.add_argument("--returns", choices=("auto", "score", "goals"), default="auto",
                    help="units of the returns: auto (default: the score where the rules define one), score, goals")
-    p.add_argument("--expand", type=int, default=1_000_000, metavar="N",
-                   help="walk the game whole when it is estimated to have at most N nodes (default 1000000)")
+    p.add_argument("--expand", type=int, default=DEFAULT_EXPAND, metavar="N",
+                   help=f"walk the game whole when it is estimated to have at most N nodes (default {DEFAULT_EXPAND})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_exploitability)
 

@@ -13,8 +13,8 @@ Game parameters (``pyspiel.load_game("ggp", {"file": ..., "returns": "goals"})``
 - ``returns``: ``auto`` (the score where the rules define ``(score ROLE N)``, else goals),
   ``score`` or ``goals``;
 - ``expand``: walk the game whole when loading it if it is estimated to have at most this
-  many nodes (default 1,000,000; 0: never), for exact figures and tensors;
-- ``max_nodes``: nodes the tree keeps (default 2,000,000; past it nodes are made afresh);
+  many nodes (default 500,000; 0: never), for exact figures and tensors;
+- ``max_nodes``: nodes the tree keeps (default 1,000,000; past it nodes are made afresh);
 - ``max_steps``: the longest game in GDL steps, for information-state tensors of a game not
   walked whole (default 0: only when walked whole);
 - ``seed``: the seed of the size estimate's random paths (default 0).

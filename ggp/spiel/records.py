@@ -60,7 +60,7 @@ class ObservationTrie:
         self._index: dict[tuple[int, Record], int] = {}
         self.parents: list[int] = [-1]
         self.records: list[Record | None] = [None]
-        self.texts: list[str] = [str(role)]
+        self.texts: list[str | None] = [str(role)]  # kept only for the sequences asked for
         self.lengths: list[int] = [0]
 
     def child(self, parent: int, record: Record) -> int:
@@ -71,8 +71,26 @@ class ObservationTrie:
             found = self._index[key] = len(self.parents)
             self.parents.append(parent)
             self.records.append(record)
-            self.texts.append(self.texts[parent] + SEPARATOR + record_text(record, self.sees))
+            self.texts.append(None)
             self.lengths.append(self.lengths[parent] + 1)
+        return found
+
+    def text(self, number: int) -> str:
+        """The key of sequence ``number``: the role, then each record (see :func:`information_key`)."""
+        found = self.texts[number]
+        if found is None:
+            chain = []
+            ancestor = number
+            while self.texts[ancestor] is None:
+                chain.append(ancestor)
+                ancestor = self.parents[ancestor]
+            found = self.texts[ancestor]
+            assert found is not None
+            for step in reversed(chain):
+                record = self.records[step]
+                assert record is not None
+                found = found + SEPARATOR + record_text(record, self.sees)
+            self.texts[number] = found
         return found
 
     def sequence(self, number: int) -> list[Record]:

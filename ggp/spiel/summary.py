@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ggp.spiel.tree import CHANCE, TERMINAL, BridgeError, Node, Tree
 
 #: Nodes a game may be estimated to have and still be walked whole when it is loaded.
-DEFAULT_EXPAND = 1_000_000
+DEFAULT_EXPAND = 500_000
 #: Random paths for the size estimate (and the figures of a game not walked whole).
 PROBES = 64
 ZERO_SUM, CONSTANT_SUM, GENERAL_SUM = "zero_sum", "constant_sum", "general_sum"

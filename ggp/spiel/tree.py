@@ -29,7 +29,7 @@ from ggp.spiel.records import ObservationTrie, legal_text
 CHANCE = -1
 TERMINAL = -4
 #: Nodes a tree keeps by default; past it, new nodes are made afresh on every visit.
-DEFAULT_MAX_NODES = 2_000_000
+DEFAULT_MAX_NODES = 1_000_000
 #: Steps in a row in which nobody has a choice, past which the game is taken not to end.
 MAX_FORCED_STEPS = 10_000
 
@@ -126,10 +126,10 @@ class Node:
             if key is None:
                 assert self.step is not None
                 trie = self.tree.tries[player]
-                key = self._key = (trie.texts[self.obs[player]] + " | "
+                key = self._key = (trie.text(self.obs[player]) + " | "
                                    + legal_text(self.step.legal[self.role]))
             return key
-        return self.tree.tries[player].texts[self.obs[player]]
+        return self.tree.tries[player].text(self.obs[player])
 
     def child(self, action: int) -> Node:
         """The node after the chooser here plays ``action``."""

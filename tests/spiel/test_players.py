@@ -152,3 +152,10 @@ def test_rules_that_cannot_be_bridged_leave_the_player_playing_at_random(caplog:
     probs = insisting.move_probabilities(view)
     assert probs == {move: pytest.approx(1 / 3) for move in view.legal_moves} and len(probs) == 3
     assert insisting.play(view) in view.legal_moves
+
+
+def test_command_default_is_the_bridges() -> None:
+    from ggp.cli.spiel_commands import DEFAULT_EXPAND as command
+    from ggp.spiel.summary import DEFAULT_EXPAND as bridge
+
+    assert command == bridge
