@@ -10,7 +10,9 @@
 ``kuhn``
     ``ggp exploitability`` of ``cfr`` with a 60 s start clock (target <= 0.01) and of the
     project's ``pimc``, ``ismcts``, ``iimc`` (and OpenSpiel's ``spiel_ismcts``) as they are: a
-    1 s play clock at each information state, each player asked ``--samples`` times.
+    1 s play clock at each information state, each player asked ``--samples`` times; in chips
+    (the score) and in goal values (what the project's players maximise; ``cfr`` then trained
+    on goals too).
 ``leduc``
     ``cfr`` on translated Leduc with a 60 s start clock (target <= 0.1), and the ``--leduc-players``.
 
@@ -32,6 +34,7 @@ from open_spiel.python.algorithms import cfr  # noqa: E402
 
 from ggp.spiel import GGPGame, load  # noqa: E402
 from ggp.spiel.exploitability import player_exploitability  # noqa: E402
+from ggp.spiel.players import CfrPlayer  # noqa: E402
 
 RULESHEETS = ROOT / "rulesheets"
 GAMES = {"kuhn": ("kuhn.rcy", "kuhn_poker"), "leduc": ("leduc.rcy", "leduc_poker")}
@@ -70,16 +73,28 @@ def bridge(args: argparse.Namespace) -> None:
             print(f"  {kind:6} CFR+: bridged {ours:9.1f} it/s, native {theirs:9.1f} it/s, ratio {theirs / ours:6.1f}")
 
 
+class GoalsCfr(CfrPlayer):
+    """``cfr`` trained on the goal values instead of the score."""
+
+    game_parameters = {**CfrPlayer.game_parameters, "returns": "goals"}
+
+
 def exploitabilities(name: str, players: list[str], args: argparse.Namespace) -> None:
-    game, seconds = loaded(name)
-    print(f"== {name}: exploitability (returns in {game.units}; loaded in {seconds:.1f} s)")
+    """Each player's exploitability in the score (chips) and, for Kuhn, in goal values."""
+    units = ["score", "goals"] if name == "kuhn" else ["score"]
+    games = {unit: load(RULESHEETS / GAMES[name][0], returns=unit) for unit in units}
+    print(f"== {name}: exploitability in {' and in '.join(units)}")
     for spec in players:
-        start_clock = args.startclock if spec == "cfr" else 10.0
-        result = player_exploitability(game, spec, seed=args.seed, start_clock=start_clock,
-                                       play_clock=args.playclock, samples=1 if spec == "cfr" else args.samples)
-        target = f" (target <= {TARGETS[name]})" if spec == "cfr" else ""
-        print(f"  {spec:13} exploitability {result.exploitability:8.4f}{target}  nash_conv {result.nash_conv:8.4f}  "
-              f"values {', '.join(f'{v:+.3f}' for v in result.values)}  [{result.seconds:.0f} s]", flush=True)
+        cells = []
+        for unit in units:
+            player = "__main__:GoalsCfr" if spec == "cfr" and unit == "goals" else spec
+            start_clock = args.startclock if spec == "cfr" else 10.0
+            result = player_exploitability(games[unit], player, seed=args.seed, start_clock=start_clock,
+                                           play_clock=args.playclock, samples=1 if spec == "cfr" else args.samples)
+            target = f" (target <= {TARGETS[name]})" if spec == "cfr" and unit == "score" else ""
+            cells.append(f"{unit} {result.exploitability:9.4g}{target} values "
+                         f"{', '.join(f'{v:+.3f}' for v in result.values)} [{result.seconds:.0f} s]")
+        print(f"  {spec:13} " + "   ".join(cells), flush=True)
 
 
 def main() -> None:
