@@ -159,3 +159,18 @@ def test_command_default_is_the_bridges() -> None:
     from ggp.spiel.summary import DEFAULT_EXPAND as bridge
 
     assert command == bridge
+
+
+class SampledCfr(CfrPlayer):
+    """``cfr`` on a game it does not walk whole: external-sampling MCCFR."""
+
+    game_parameters = {"expand": 0}
+    iterations = 3000
+
+
+def test_cfr_samples_a_game_it_does_not_walk() -> None:
+    game = bridged("kuhn.rcy")
+    first = player_exploitability(game, "tests.spiel.test_players:SampledCfr")
+    assert first.exploitability < 0.05  # the uniform policy: 0.4583
+    again = player_exploitability(game, "tests.spiel.test_players:SampledCfr")
+    assert again.exploitability == first.exploitability  # seeded
