@@ -38,6 +38,8 @@ from ggp.spiel.tree import BridgeError, Node
 
 log = logging.getLogger(__name__)
 
+#: Draws from the belief before ``spiel_ismcts`` gives up on a world.
+WORLD_TRIES = 8
 #: Bridged games a player object keeps (by the rules' digest).
 GAMES_KEPT = 2
 
@@ -290,9 +292,21 @@ class SpielIsmctsPlayer(_Bridged):
         particles = view.particles()
 
         def world(state: Any = None, player: Any = None) -> GGPState:
-            return game.state_at(decision_node(game, particles.draw(rng).history, role, rng))
+            """A state drawn from the belief (particles the tree cannot follow, repaired ones
+            whose history is not the game's, are drawn again, a few times)."""
+            for attempt in range(WORLD_TRIES):
+                try:
+                    return game.state_at(decision_node(game, particles.draw(rng).history, role, rng))
+                except GGPError:
+                    if attempt == WORLD_TRIES - 1:
+                        raise
+            raise AssertionError("unreachable")
 
-        root = world()
+        try:
+            root = world()
+        except GGPError as exc:
+            log.warning("%s: no world to search from (%s); a random move", self.name, exc)
+            return legal[rng.randrange(len(legal))]
         spread = max(game.summary.max_return - game.summary.min_return, 1e-9)
         bot = ismcts.ISMCTSBot(game, PlayoutEvaluator(rng), self.exploration * spread / 2,
                                max_simulations=1, random_state=np.random.RandomState(rng.getrandbits(31)),
@@ -302,7 +316,10 @@ class SpielIsmctsPlayer(_Bridged):
         node = bot.create_new_node(root)
         stop, done = stop_time(view.deadline), 0
         while time.monotonic() < stop and (self.iterations is None or done < self.iterations):
-            bot.run_simulation(bot.sample_root_state(root))
+            try:
+                bot.run_simulation(bot.sample_root_state(root))
+            except GGPError:
+                pass  # a world the tree could not follow: the next draw
             done += 1
         self.last_search = {"simulations": done, "particles": len(particles)}
         if node.total_visits <= 0:
