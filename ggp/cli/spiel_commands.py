@@ -76,7 +76,7 @@ def run_exploitability(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {
         "game": args.file, "player": args.player, "units": game.units, "seed": args.seed,
         "iterations": args.iterations, "samples": args.samples, "start_clock": args.startclock,
-        "play_clock": args.playclock, "roles": roles, **result.as_dict(),
+        "play_clock": args.playclock, "roles": roles, **result.as_dict(), "tree": game.summary.as_dict(),
     }
     if args.json:
         print(json.dumps(out))

@@ -120,7 +120,7 @@ def test_exploitability_command(env: dict[str, str]) -> None:  # noqa: F811
                "--json", timeout=300)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["units"] == "score" and out["information_states"] == 12
+    assert out["units"] == "score" and out["information_states"] == 12 and out["tree"]["nodes"] == 58
     assert 0 <= out["exploitability"] < 0.01
     text = ggp(env, "exploitability", str(RULESHEETS / "kuhn.rcy"), "--player", "legal", timeout=300)
     assert text.returncode == 0 and "exploitability: " in text.stdout
