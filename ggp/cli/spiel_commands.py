@@ -68,6 +68,8 @@ def run_exploitability(args: argparse.Namespace) -> int:
             print(f"\r{done}/{total} information states", end="" if done < total else "\n",
                   file=sys.stderr, flush=True)
 
+    if tty:
+        print(f"loading {args.file} (a game small enough is walked whole)...", file=sys.stderr, flush=True)
     game = load(args.file, returns=args.returns, expand=args.expand)
     result = player_exploitability(game, args.player, seed=args.seed, start_clock=args.startclock,
                                    play_clock=args.playclock, samples=args.samples, iterations=args.iterations,

@@ -105,3 +105,41 @@ def test_monty_hall_tree_by_hand() -> None:
     table = {s.information_state_string(): uniform.action_probabilities(s) for s in _decisions(game)}
     nash_conv, gains, values = measure_table(game, table)
     assert values == pytest.approx((50.0,)) and nash_conv == pytest.approx(200 / 3 - 50)
+
+
+#: A GDL game without sees: two players take one or two from a pile of four; the last to take wins.
+PILE = """
+(role first) (role second)
+(init (pile 4)) (init (control first))
+(amount 1) (amount 2)
+(minus 4 1 3) (minus 4 2 2) (minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0) (minus 1 1 0)
+(other first second) (other second first)
+(<= (legal ?r (take ?a)) (true (control ?r)) (true (pile ?n)) (minus ?n ?a ?m))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (pile ?m)) (does ?r (take ?a)) (true (pile ?n)) (minus ?n ?a ?m))
+(<= (next (control ?o)) (true (control ?r)) (other ?r ?o))
+(<= (next (last ?r)) (does ?r (take ?a)))
+(<= terminal (true (pile 0)))
+(<= (goal ?r 100) (true (last ?r)))
+(<= (goal ?r 0) (role ?r) (not (true (last ?r))))
+"""
+
+
+def test_pile_without_sees_is_perfect_recall_of_every_move() -> None:
+    description, problems = read_game(PILE, "pile.kif")
+    assert not problems and not description.uses_sees
+    game = load(description)
+    figures = tree_figures(game)
+    # from 4: the mover takes 1 or 2; a pile of 1 leaves one legal move, played at once
+    assert figures["kinds"] == {"decision": 4, "terminal": 5}
+    assert figures["information_states"] == [2, 2]  # every move is seen: one state per decision
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # first takes one
+    assert state.current_player() == 1
+    assert state.information_state_string(1) == state.information_state_string(0).replace("first", "second", 1) \
+        + " | legal: (take 1) (take 2)"
+    assert "(take 1) noop" in state.information_state_string(0)
+    tensor = state.information_state_tensor(1)
+    assert sum(tensor) == 2 + 2  # step 0: both roles' moves; legal: two moves
+    assert "step 1 | (take 1) noop | legal: (take 1) (take 2)" in state.observation_string(1)
