@@ -10,6 +10,8 @@ import pytest
 
 from tests.spiel.support import bridged, pyspiel, tree_figures, uniform_figures
 
+from ggp.reasoner.verify import cross_check  # noqa: E402
+
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +51,10 @@ def test_cfr_plus_curves_agree(games: tuple[Any, Any]) -> None:
     ours, native = curves
     assert ours == pytest.approx(native, rel=1e-6, abs=1e-9)
     assert ours[-1] < 0.1
+
+
+def test_the_reasoner_it_runs_on_agrees_with_the_oracle(games: tuple[Any, Any]) -> None:
+    """The score-returning rules the bridge runs, fast reasoner against clingo oracle."""
+    report = cross_check(games[0].rules, 3, seed=1)
+    assert report.ok, report.disagreement
+    assert report.playouts == 3
