@@ -93,9 +93,11 @@ class _KeyState:
         self._key, self._actions = key, actions
 
     def legal_actions(self) -> list[int]:
+        """The legal actions at the key."""
         return self._actions
 
     def information_state_string(self, player: int) -> str:
+        """The key."""
         return self._key
 
 
