@@ -187,6 +187,12 @@ class Player(ABC):
     def play(self, view: TurnView) -> Term:
         """Choose a move before ``view.deadline``; it should be one of ``view.legal_moves``."""
 
+    def move_probabilities(self, view: TurnView) -> dict[Term, float] | None:
+        """The probability with which :meth:`play` would choose each of ``view.legal_moves``,
+        for a player that knows its mixed strategy; None (the default) when it cannot tell:
+        tools that measure a policy (``ggp exploitability``) then ask :meth:`play` instead."""
+        return None
+
     def stop(self, view: TurnView) -> None:
         """The match is over; ``view`` holds the final move and percepts (default: nothing)."""
 

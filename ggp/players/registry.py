@@ -26,6 +26,11 @@ BUILTIN_MODULES: list[str] = [
     "ggp.web.player",
 ]
 
+#: Players of optional extras: name -> (module, extra). Registered when their extra is installed.
+OPTIONAL_PLAYERS: dict[str, tuple[str, str]] = {
+    "cfr": ("ggp.spiel.players", "spiel"), "spiel_ismcts": ("ggp.spiel.players", "spiel"),
+}
+
 _REGISTRY: dict[str, type[Player]] = {}
 
 
@@ -46,9 +51,20 @@ def _load_builtins() -> None:
         importlib.import_module(module)
 
 
+def _load_optional() -> None:
+    """Import the optional players' modules whose extra is installed (a costly import: only
+    when every player is listed, or one of them is asked for)."""
+    for module in sorted({m for m, _ in OPTIONAL_PLAYERS.values()}):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass  # the extra is not installed: player_class says so when such a player is asked for
+
+
 def available_players() -> list[type[Player]]:
-    """Every registered player class, sorted by name."""
+    """Every registered player class, sorted by name (optional players when installed)."""
     _load_builtins()
+    _load_optional()
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
@@ -78,6 +94,14 @@ def player_class(spec: str) -> type[Player]:
         return _from_module(spec)
     _load_builtins()
     cls = _REGISTRY.get(spec.lower())
+    if cls is None and spec.lower() in OPTIONAL_PLAYERS:
+        module, extra = OPTIONAL_PLAYERS[spec.lower()]
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise UnknownPlayerError(f"player {spec!r} needs the [{extra}] extra: pip install 'ggp[{extra}]' "
+                                     f"({exc})") from None
+        cls = _REGISTRY.get(spec.lower())
     if cls is None:
         names = ", ".join(sorted(_REGISTRY)) or "none"
         raise UnknownPlayerError(f"unknown player {spec!r}; known players: {names} (or module:Class)")

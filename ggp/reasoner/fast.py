@@ -303,6 +303,16 @@ class FastMachine(StateMachine):
             bits[index] = 1
         return PackedState(bytes(bits), self._fluents)
 
+    def move_domain(self, role: Constant) -> tuple[Term, ...] | None:
+        """Every move of ``role`` in the ground network, sorted (None for an unknown role)."""
+        r = self._role_index.get(role)
+        return None if r is None else self._moves[r]
+
+    def percept_domain(self, role: Constant) -> tuple[Term, ...] | None:
+        """Every ``sees`` term of ``role`` in the ground network, sorted (None for an unknown role)."""
+        r = self._role_index.get(role)
+        return None if r is None else self._seen_terms[r]
+
     def legal_moves(self, state: State, role: Constant) -> tuple[Term, ...]:
         """The role's legal moves, sorted."""
         r = self.roles.index(role)
@@ -334,15 +344,19 @@ class FastMachine(StateMachine):
 
     def percepts(self, state: State, joint: Sequence[Term]) -> dict[Constant, frozenset[Term]]:
         """What each role sees on the transition."""
+        return self.transition(state, joint)[1]
+
+    def transition(self, state: State, joint: Sequence[Term]) -> tuple[State, dict[Constant, frozenset[Term]]]:
+        """The next state and every role's percepts, from one generated transition."""
         step_sees = self._step_sees
         if step_sees is None:
             step_sees = self._step_sees = _entry(self.module("sees"), "step_sees")
-        _, seen = step_sees(self._packed(state).bits, self._indices(joint))
+        bits, seen = step_sees(self._packed(state).bits, self._indices(joint))
         per_role: list[set[Term]] = [set() for _ in self.roles]
         for i in seen:
             r, term = self._sees[i]
             per_role[r].add(term)
-        return {role: frozenset(p) for role, p in zip(self.roles, per_role)}
+        return PackedState(bits, self._fluents), {role: frozenset(p) for role, p in zip(self.roles, per_role)}
 
     def role_percepts(self, state: State, joint: Sequence[Term], role: Constant) -> frozenset[Term]:
         """What ``role`` sees on the transition, from a function computing only its percepts."""

@@ -20,6 +20,15 @@ from ggp.gdl.terms import Constant, Term
 JointMove = tuple[Term, ...]
 
 
+def goal_value(role: Term, value: Term) -> int:
+    """The integer a ``goal`` atom gives ``role``: GDL's 0 to 100, or any integer (rules that
+    return a game's own score, such as the OpenSpiel bridge's, give negative values too)."""
+    text = value.name if isinstance(value, Constant) else ""
+    if not (text[1:] if text.startswith("-") else text).isdigit():
+        raise ReasonerError(f"goal value {value} of {role} is not a number")
+    return int(text)
+
+
 class State(ABC):
     """An immutable game state; equal within one machine when the same fluents hold."""
 
@@ -92,6 +101,11 @@ class StateMachine(ABC):
     def state_from_fluents(self, fluents: Iterable[Term]) -> State:
         """This machine's state in which exactly ``fluents`` hold."""
 
+    def transition(self, state: State, joint: Sequence[Term]) -> tuple[State, dict[Constant, frozenset[Term]]]:
+        """The next state and what each role sees on the way: ``next_state`` and ``percepts``
+        together (reasoners may compute both in one pass)."""
+        return self.next_state(state, joint), self.percepts(state, joint)
+
     def role_percepts(self, state: State, joint: Sequence[Term], role: Constant) -> frozenset[Term]:
         """What ``role`` alone sees on the transition from ``state`` by ``joint``.
 
@@ -109,6 +123,16 @@ class StateMachine(ABC):
         reveals nothing; the default, an empty mapping, knows nothing.
         """
         return {}
+
+    def move_domain(self, role: Constant) -> tuple[Term, ...] | None:
+        """Every move ``role`` can ever have among its legal moves (a superset, sorted like
+        legal moves), or None when the reasoner cannot tell without playing (the default)."""
+        return None
+
+    def percept_domain(self, role: Constant) -> tuple[Term, ...] | None:
+        """Every percept ``role`` can ever see (a superset, sorted), or None when the reasoner
+        cannot tell without playing (the default)."""
+        return None
 
     def all_legal_moves(self, state: State) -> tuple[tuple[Term, ...], ...]:
         """The legal moves of every role, in role order."""

@@ -25,7 +25,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term, sort_key
 from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
-from ggp.reasoner.machine import FluentState, State, StateMachine
+from ggp.reasoner.machine import FluentState, State, StateMachine, goal_value
 from ggp.reasoner.relevance import Relevance
 from ggp.reasoner.rule_reveals import rule_reveals
 
@@ -223,10 +223,7 @@ class OracleMachine(StateMachine):
                 if args[0] in legal:
                     legal[args[0]].append(args[1])  # type: ignore[index]
             elif name == "goal" and len(args) == 2 and args[0] in legal:
-                value = args[1]
-                if not value.name.isdigit():
-                    raise ReasonerError(f"goal value {value} of {args[0]} is not a number")
-                goals.setdefault(args[0], set()).add(int(value.name))  # type: ignore[arg-type]
+                goals.setdefault(args[0], set()).add(goal_value(args[0], args[1]))  # type: ignore[arg-type]
         result = ({r: tuple(sorted(ms, key=sort_key)) for r, ms in legal.items()}, terminal, goals)
         self._state_cache[key] = result
         if len(self._state_cache) > _CACHE_SIZE:

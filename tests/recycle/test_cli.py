@@ -48,7 +48,7 @@ def test_syntax_error_is_one_line_and_status_1(tmp_path: Path, capsys: pytest.Ca
 
 def test_validate_clean_files(capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(p) for p in sorted(RULESHEETS.glob("*.rcy"))]
-    assert len(files) == 4
+    assert len(files) == 5
     assert main(["validate", *files]) == 0
     assert capsys.readouterr().out == ""
 

@@ -18,7 +18,7 @@ from translators.recycle.syntax.nodes import (
     TeamSpec,
 )
 
-NAMES = ("agram", "kuhn", "euchre", "santase")
+NAMES = ("agram", "kuhn", "euchre", "santase", "leduc")
 
 
 def load(name: str) -> Game:
@@ -47,7 +47,7 @@ def test_says_where_its_rules_come_from(name: str) -> None:
     head = (RULESHEETS / f"{name}.rcy").read_text().splitlines()[:12]
     assert head[0].startswith(";;")
     assert any("Written for this project" in line for line in head)
-    assert any("pagat.com" in line or "Kuhn" in line for line in head)
+    assert any("pagat.com" in line or "Kuhn" in line or "Southey" in line for line in head)
 
 
 def test_agram_is_the_documented_game() -> None:

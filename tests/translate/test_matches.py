@@ -1,4 +1,4 @@
-"""Our RECYCLE rulesheets (Agram, Kuhn, Euchre, Santase) play to the end under ``ggp match``,
+"""Our RECYCLE rulesheets (Agram, Kuhn, Leduc, Euchre, Santase) play to the end under ``ggp match``,
 translated on the fly: between built-in players (each in a process of its own), and between
 remote players (``ggp serve`` processes) that get the translated rules over HTTP in START.
 
@@ -20,7 +20,7 @@ from tests.conftest import RULESHEETS, ggp
 from tests.server.support import REASONER, serve_process
 
 #: Roles of each rulesheet's players and whether its match is slow-marked.
-GAMES = {"kuhn": (2, False), "santase": (2, True), "agram": (4, True), "euchre": (4, True)}
+GAMES = {"kuhn": (2, False), "leduc": (2, True), "santase": (2, True), "agram": (4, True), "euchre": (4, True)}
 PLAYERS = ("random", "legal")
 
 
