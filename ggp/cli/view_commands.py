@@ -12,14 +12,17 @@ from ggp.view.glossary import CardTable, register_card_table
 
 
 def recycle_card_table(path: Path) -> CardTable | None:
-    """The cards of a RECYCLE game as the translator numbers them, with their attributes."""
+    """The cards of a RECYCLE game as the translator names them, with their attributes."""
     try:
         from translators.recycle.symbols.model import build_model
+        from translators.recycle.symbols.vocabulary import card_constant
         from translators.recycle.syntax.parser import parse_recycle
     except ImportError:
         return None
     game = parse_recycle(path.read_text(encoding="utf-8-sig"), str(path))
-    return {card.id: [(key.lower(), value.lower()) for key, value in card.attrs] for card in build_model(game).cards}
+    model = build_model(game)
+    return {card_constant(model, card.id).name: [(key.lower(), value.lower()) for key, value in card.attrs]
+            for card in model.cards}
 
 
 def register(sub: Any) -> None:

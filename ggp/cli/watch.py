@@ -4,7 +4,8 @@ A step shows every role's move (the manager's substitute and why, when the playe
 could not be used), the seconds each player took against the play clock, and what each role
 saw (its percepts, as the game names them: cards, moves, scores). A card of a translated card
 game, a constant ``X`` with a ``(card X)`` fact, is followed by the values of its ``(attr X KEY
-VALUE)`` facts, e.g. ``c1[three red hearts]``. The end shows the status and the goals.
+VALUE)`` facts, e.g. ``c1[three red hearts]``, unless its name is made of those values (the
+translator names cards so: ``three_hearts``). The end shows the status and the goals.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ggp.manager.record import MatchRecord, Step
 
 def card_names(description: GameDescription) -> dict[str, str]:
     """``{X: "X[V1 V2 ...]"}`` for every ``(card X)`` fact with ``(attr X KEY V)`` facts (values in
-    the order of the rules)."""
+    the order of the rules), but for cards whose name already says their values
+    (``three_hearts``)."""
     cards: list[str] = []
     values: dict[str, list[str]] = {}
     for rule in description.rules:
@@ -31,7 +33,8 @@ def card_names(description: GameDescription) -> dict[str, str]:
             cards.append(head.args[0].name)
         elif head.name == "attr" and head.arity == 3:
             values.setdefault(head.args[0].name, []).append(str(head.args[2]))
-    return {card: f"{card}[{' '.join(values[card])}]" for card in cards if card in values}
+    return {card: f"{card}[{' '.join(values[card])}]" for card in cards
+            if card in values and not set(card.split("_")) <= set(values[card])}
 
 
 class Watcher:
@@ -76,7 +79,7 @@ class Watcher:
             line = f"  {role:<{width}}  {self._named(move)}"
             if role in substituted:
                 sub = substituted[role]
-                said = f" (answered {sub.reply})" if sub.reply else ""
+                said = f" (answered {self._named(sub.reply)})" if sub.reply else ""
                 line += f"   [played for it: {sub.reason}{said}: {sub.detail}]"
             if answer is not None:
                 line += f"   {answer.seconds:.2f} s of {self.clocks.play:g} s"

@@ -177,28 +177,31 @@ def test_watch_prints_each_step_as_it_happens(env: dict[str, str]) -> None:
 
 def test_watch_names_the_cards_of_a_card_game() -> None:
     from ggp.cli.watch import Watcher, card_names
+    from ggp.gdl.kif import parse_kif
     from ggp.gdl.load import load_game
     from ggp.manager.clocks import Clocks
     from ggp.manager.record import Answer, MatchRecord, Step, Substitution
 
-    description = load_game(RULESHEETS / "agram.rcy")
+    # the translator names cards by their values: nothing to add
+    assert card_names(load_game(RULESHEETS / "agram.rcy")) == {}
+    description = parse_kif("(role player0) (role random) (card c1) (attr c1 rank three) (attr c1 color red)"
+                            " (attr c1 suit hearts) (card c10) (attr c10 rank ten) (card three_hearts)"
+                            " (attr three_hearts rank three) (attr three_hearts suit hearts) (<= (sees player0 x) (true y))")
     names = card_names(description)
-    assert len(names) == 35 and names["c1"] == "c1[three red hearts]"  # (card c1) (attr c1 rank three) ...
-    record = MatchRecord("m", "agram.rcy", "", "", ["player0", "player1", "player2", "player3", "random"],
-                         {f"player{i}": "random" for i in range(4)}, 10, 1, 1, 1, "auto")
-    step = Step(4, ["(choose 0 c1)", "noop", "noop", "noop", "noop"],
-                {"player0": ["(moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1)"], "player1": [],
-                 "player2": [], "player3": [], "random": []},
-                {"player0": Answer("(choose 0 c12)", 0.25)}, [Substitution("player0", "(choose 0 c1)", "illegal",
-                                                                          "not legal", "(choose 0 c12)")], 1.5)
+    assert names == {"c1": "c1[three red hearts]", "c10": "c10[ten]"}
+    record = MatchRecord("m", "cards.kif", "", "", ["player0", "random"], {"player0": "random"}, 10, 1, 1, 1, "auto")
+    step = Step(4, ["(choose 0 c1)", "noop"],
+                {"player0": ["(moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1)"], "random": []},
+                {"player0": Answer("(choose 0 c10)", 0.25)}, [Substitution("player0", "(choose 0 c1)", "illegal",
+                                                                          "not legal", "(choose 0 c10)")], 1.5)
     out = io.StringIO()
     watcher = Watcher(description, Clocks(10, 1, 1), out)
     watcher.step(record, step)
     text = out.getvalue()
-    assert "  player0  (choose 0 c1[three red hearts])   [played for it: illegal (answered (choose 0 c12)): " \
+    assert "  player0  (choose 0 c1[three red hearts])   [played for it: illegal (answered (choose 0 c10[ten])): " \
            "not legal]   0.25 s of 1 s" in text
     assert "  player0  sees (moved 0 (loc player0 iloc hand) (loc player0 vloc trick) c1[three red hearts])" in text
-    assert "  player1  sees nothing" in text and "c10" not in names["c1"]
+    assert "random   sees" not in text and "three_hearts[" not in text
 
 
 def test_a_record_file_that_cannot_be_written(env: dict[str, str], tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from ggp.reasoner import make_machine
 from ggp.reasoner.machine import State, StateMachine
 from tests.conftest import SHARED
 from translators.recycle.symbols.model import Location
+from translators.recycle.symbols.vocabulary import card_constant
 from translators.recycle.translate import translate_file
 from translators.recycle.translation import Translation
 
@@ -72,7 +73,7 @@ def check_playout(path: str, seed: int, max_steps: int = 5000) -> tuple[int, str
     t = translation(path)
     m = machine(path)
     model = t.model
-    cards = {card.id for card in model.cards}
+    cards = {card_constant(model, card.id).name for card in model.cards}
     rng = random.Random(seed)
     state = m.initial_state()
     steps = 0

@@ -18,6 +18,7 @@ from ggp.reasoner.machine import State
 from ggp.reasoner.play import joint_moves
 from tests.conftest import RULESHEETS, shared_path
 from translators.recycle.playstats import ending_of
+from translators.recycle.symbols.vocabulary import card_constant
 from translators.recycle.translate import translate_file
 
 RANKS = {"JACK": 1, "QUEEN": 2, "KING": 3, "J": 1, "Q": 2, "K": 3}
@@ -45,7 +46,7 @@ def kuhn_outcomes() -> dict[tuple[int, int, tuple[str, ...]], tuple[int, int]]:
     return out
 
 
-ACTIONS = {0: "check", 1: "bet", 2: "fold", 3: "call"}
+ACTIONS = ("check", "bet", "fold", "call")
 
 
 def tree(path: object) -> dict[tuple[int, int, tuple[str, ...]], tuple[tuple[int, int], dict[str, int]]]:
@@ -54,7 +55,7 @@ def tree(path: object) -> dict[tuple[int, int, tuple[str, ...]], tuple[tuple[int
     machine = make_machine(translation.description)
     ranks: dict[str, int] = {}
     for card in translation.model.cards:
-        ranks[card.id] = RANKS[dict(card.attrs)["RANK"]]
+        ranks[card_constant(translation.model, card.id).name] = RANKS[dict(card.attrs)["RANK"]]
     found: dict[tuple[int, int, tuple[str, ...]], tuple[tuple[int, int], dict[str, int]]] = {}
 
     def visit(state: State, dealt: list[str], actions: list[str]) -> None:
@@ -72,8 +73,10 @@ def tree(path: object) -> dict[tuple[int, int, tuple[str, ...]], tuple[tuple[int
                 text = str(move)
                 if text.startswith("(draw "):
                     new_dealt.append(str(move.args[0]))  # type: ignore[attr-defined]
-                elif text.startswith("(choose "):
-                    new_actions.append(ACTIONS[int(move.args[0].name)])  # type: ignore[attr-defined]
+                elif text in ACTIONS:  # the moves are named after the word each option sets
+                    new_actions.append(text)
+                else:
+                    assert text == "noop", f"{text} is not a move of Kuhn poker"
             visit(machine.next_state(state, joint), new_dealt, new_actions)
 
     visit(machine.initial_state(), [], [])

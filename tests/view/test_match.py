@@ -77,8 +77,8 @@ def test_the_console_player_shows_the_table_and_reads_labels() -> None:
     text = out.getvalue()
     assert "(choose" not in text and "(moved" not in text and "(loc" not in text
     assert "hand (seen by player0): " in text and "1 card face down" in text
-    assert "  1  check" in text and "  2  bet" in text
+    assert "  1  bet" in text and "  2  check" in text
     assert "you played bet" in text
     first = next(s for s in record.steps if s.joint_move[0] != "noop")
-    assert first.joint_move[0] == "(choose 1)" and not first.substitutions  # "bet" typed, bet played
+    assert first.joint_move[0] == "bet" and not first.substitutions  # "bet" typed, bet played
     assert f"player0 {record.goals['player0']}" in text

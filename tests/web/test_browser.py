@@ -80,7 +80,7 @@ def test_replay_draws_the_cards_and_steps_with_the_keyboard(chromium: Any, viewe
             for percept in step.percepts[role]:
                 if percept.startswith("(moved") and f"(loc {role} iloc hand)" in percept and not percept.endswith("hidden)"):
                     dealt[role] = percept.split()[-1].rstrip(")")
-    names = {"c1": "Jack", "c2": "Queen", "c3": "King"}
+    names = {"jack": "Jack", "queen": "Queen", "king": "King"}
     for role in ("player0", "player1"):
         assert cards(chromium, f"[data-owner={role}] [data-location*=hand]") == [names[dealt[role]]]
     press(chromium, Keys.ARROW_LEFT)

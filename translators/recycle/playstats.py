@@ -1,7 +1,7 @@
 """Random play of a translated game, counted the way CardStock counts it.
 
-For each playout: GDL steps, player decisions (steps where a player chooses among ``choose``
-moves) and the options offered at each, chance decisions (steps where ``random`` does something
+For each playout: GDL steps, player decisions (steps where a player has a move other than
+``noop``) and the options offered at each, chance decisions (steps where ``random`` does something
 other than ``noop``), how the game ended (normally, or which failure), the goals, and the raw
 scores (the ``score`` relation). Used by the tests (comparison with CardStock's own random-play
 statistics in ``../shared/reference``) and by ``benchmarks/translate.py``.

@@ -24,6 +24,7 @@ from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
+from translators.recycle.analysis.moves import move_names
 from translators.recycle.analysis.order import order_facts
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
@@ -46,7 +47,7 @@ from translators.recycle.emit.wide import Wide
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.nodes import Env
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.rulebook.inline import inline
+from translators.recycle.rulebook.inline import inline, without_repeats
 from translators.recycle.rulebook.merge import merge
 from translators.recycle.rulebook.names import (
     node_words,
@@ -98,9 +99,8 @@ def _run(game: Game) -> Translation:
     comp, plan = analysed(game, book)
     model, program = comp.model, comp.program
     control = Control(model, program, book, plan, comp.cond)
-    arity = max((len(o.forks) for ch in program.choices.values() for o in ch.options), default=0)
     control.register()
-    emitter = EffectEmitter(comp, comp.batch_of, plan.batch_order, plan.option_first, arity)
+    emitter = EffectEmitter(comp, comp.batch_of, plan.batch_order, plan.option_first, move_names(program))
     chance = has_chance(comp, game)
     emit_header(book, model, chance)
     for block in plan.blocks.values():
@@ -128,7 +128,7 @@ def _run(game: Game) -> Translation:
     words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
     staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
     hints = {name: node_words(node) for name, node in book.nodes.items()}
-    book.groups = rename(book.groups, word_names(book.groups, staged, hints))
+    book.groups = without_repeats(rename(book.groups, word_names(book.groups, staged, hints)))
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))
     steps = {point.id: point.kind for point in control.points.values()}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ggp.gdl.rules import Distinct
+from ggp.gdl.rules import Distinct, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.integers import Interval, apply, holds
 from translators.recycle.rulebook.book import RuleBook
@@ -206,9 +206,9 @@ class Tables:
         if key in self.made or self._recursive(b, a, (min(a[0] + b[0], cap), cap)):
             if key not in self.made:
                 name = f"plus_upto_{_n(cap)}"
-                low = min(a[0] + b[0], cap)
+                # one relation for every call: no lower bound taken from the first call's ranges
                 with self.book.group(f"z = min(x + y, {cap})"):
-                    self.book.add(rule(f(name, X, Y, Z), f("plus", X, Y, Z), f(self._between((low, cap)), Z)))
+                    self.book.add(rule(f(name, X, Y, Z), f("plus", X, Y, Z), Not(f(self._above(cap), Z))))
                     self.book.add(rule(f(name, X, Y, num(cap)), f("plus", X, Y, W), f(self._above(cap), W)))
                 self.made[key] = name
             return self.made[key]

@@ -30,7 +30,7 @@ from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import (
     RANDOM,
-    c,
+    card_constant,
     does,
     f,
     name,
@@ -158,13 +158,13 @@ def _tuple_groups(cx: Compiler, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[
                 continue
             items = []
             for cid in members:
-                plits, pts = cx.points(node.points, env, ctl, c(cid))
+                plits, pts = cx.points(node.points, env, ctl, card_constant(cx.model, cid))
                 has = plits
                 if not isinstance(pts, Variable) and int(pts.name) != value:
                     continue
                 if isinstance(pts, Variable):
                     has = substitute(plits, pts, num(value))
-                items.append(cx.member(node.cards, env, ctl, c(cid)) + has)
+                items.append(cx.member(node.cards, env, ctl, card_constant(cx.model, cid)) + has)
             params = context_params(cx, env, items)
             heads = [p for p, _ in params]
             prefix = cx.book.name("tuple", node)
@@ -173,12 +173,12 @@ def _tuple_groups(cx: Compiler, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[
             with cx.book.group(f"cards worth {value} in {describe(node)} (up to {n})", node):
                 for x in range(n + 1):
                     cx.book.add(rule(f(capped, num(x), num(min(x + 1, n)))))
-                cx.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [cx.sort_literal(v, s) for v, s in params]))
+                cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
                 for i, lits in enumerate(items, start=1):
-                    before = f(f"{prefix}_{i - 1}", *heads, m1)
-                    cx.book.add(rule(f(f"{prefix}_{i}", *heads, m2), [before] + lits + [f(capped, m1, m2)]))
-                    cx.book.add(rule(f(f"{prefix}_{i}", *heads, m1), [before] + cx.negate(lits, env, node)))
-            quals[value] = f(f"{prefix}_{len(items)}", *heads, num(n))
+                    before = f(prefix, *heads, num(i - 1), m1)
+                    cx.book.add(rule(f(prefix, *heads, num(i), m2), [before] + lits + [f(capped, m1, m2)]))
+                    cx.book.add(rule(f(prefix, *heads, num(i), m1), [before] + cx.negate(lits, env, node)))
+            quals[value] = f(prefix, *heads, num(len(items)), num(n))
         cx.book.memo[key] = (sorted(quals), quals, params)
     groups: tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]] = cx.book.memo[key]
     return groups
@@ -294,7 +294,7 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
     key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap)
     cards = domain_cards(cx, coll, env)
     if key not in cx.book.memo:
-        members = [cx.member(coll, env, ctl, c(cid)) for cid in cards]
+        members = [cx.member(coll, env, ctl, card_constant(cx.model, cid)) for cid in cards]
         params = context_params(cx, env, members)
         step = cx.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
         capped = cx.book.name("sat") if cap > 0 else None
@@ -307,17 +307,16 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
         heads = [p for p, _ in params]
         n, m = cx.fresh("n"), cx.fresh("n")
         with cx.book.group(f"count (up to {cap}): {describe(coll)}", coll):
-            cx.book.add(rule(f(f"{prefix}_0", *heads, num(0)),
-                               [cx.sort_literal(v, s) for v, s in params]))
+            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
             for i, lits in enumerate(members, start=1):
-                before = f(f"{prefix}_{i - 1}", *heads, n)
+                before = f(prefix, *heads, num(i - 1), n)
                 if capped is not None:
-                    cx.book.add(rule(f(f"{prefix}_{i}", *heads, m), [before] + lits + [f(capped, n, m)]))
-                cx.book.add(rule(f(f"{prefix}_{i}", *heads, n), [before] + cx.negate(lits, env, coll)))
+                    cx.book.add(rule(f(prefix, *heads, num(i), m), [before] + lits + [f(capped, n, m)]))
+                cx.book.add(rule(f(prefix, *heads, num(i), n), [before] + cx.negate(lits, env, coll)))
         cx.book.memo[key] = (prefix, len(members), heads)
     prefix, last, heads = cx.book.memo[key]
     v = cx.fresh("n")
-    return [f(f"{prefix}_{last}", *heads, v)], v
+    return [f(prefix, *heads, num(last), v)], v
 
 
 def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
@@ -336,33 +335,33 @@ def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = Non
         cards = domain_cards(cx, node.cards, env)
         values = {cid: cx.pointmaps.card_values(node.points, env, cid) for cid in cards}
         cards = [cid for cid in cards if values[cid] != {0}]
-        members = [cx.member(node.cards, env, ctl, c(cid)) for cid in cards]
-        points = [cx.points(node.points, env, ctl, c(cid)) for cid in cards]
+        members = [cx.member(node.cards, env, ctl, card_constant(cx.model, cid)) for cid in cards]
+        points = [cx.points(node.points, env, ctl, card_constant(cx.model, cid)) for cid in cards]
         params = context_params(cx, env, members + [p for p, _ in points])
         heads = [p for p, _ in params]
         prefix = cx.book.name("sum", node)
         low = high = 0
         s1, s2 = cx.fresh("n"), cx.fresh("n")
         with cx.book.group(f"sum: {describe(node)}", node):
-            cx.book.add(rule(f(f"{prefix}_0", *heads, num(0)), [cx.sort_literal(v, s) for v, s in params]))
+            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
             for i, (cid, lits, (plits, pts)) in enumerate(zip(cards, members, points), start=1):
                 vals = values[cid]
-                before = f(f"{prefix}_{i - 1}", *heads, s1)
+                before = f(prefix, *heads, num(i - 1), s1)
                 if isinstance(pts, Variable):
                     table = capped_add(cx, (low, high), (min(vals), max(vals)), cap)
                     add: list[Literal] = [f(table, s1, pts, s2)] if table else [FALSE]
                 else:
                     table = capped_add(cx, (low, high), (int(pts.name), int(pts.name)), cap)
                     add = [f(table, s1, pts, s2)] if table else [FALSE]
-                cx.book.add(rule(f(f"{prefix}_{i}", *heads, s2), [before] + lits + plits + add))
-                cx.book.add(rule(f(f"{prefix}_{i}", *heads, s1), [before] + cx.negate(lits, env, node)))
+                cx.book.add(rule(f(prefix, *heads, num(i), s2), [before] + lits + plits + add))
+                cx.book.add(rule(f(prefix, *heads, num(i), s1), [before] + cx.negate(lits, env, node)))
                 low, high = low + min(0, min(vals)), high + max(0, max(vals))
                 if cap is not None:
                     low, high = min(low, cap), min(high, cap)
         cx.book.memo[key] = (prefix, len(cards), heads)
     prefix, last, heads = cx.book.memo[key]
     v = cx.fresh("n")
-    return [f(f"{prefix}_{last}", *heads, v)], v
+    return [f(prefix, *heads, num(last), v)], v
 
 
 def capped_add(cx: Compiler, a: Interval, b: Interval, cap: int | None) -> str | None:
@@ -446,12 +445,12 @@ def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Va
     """The top of a virtual collection: its member with the highest card id."""
     cards = domain_cards(cx, coll, env)
     v = cx.fresh("c")
-    members = [cx.member(coll, env, ctl, c(cid)) for cid in cards]
+    members = [cx.member(coll, env, ctl, card_constant(cx.model, cid)) for cid in cards]
     params = context_params(cx, env, members)
     clauses: list[tuple[dict[Variable, Term], list[Literal]]] = []
     for i, lits in enumerate(members):
         above = [cx.negate(m, env, coll) for m in members[i + 1:]]
-        clauses.append(({v: c(cards[i])}, lits + [x for a in above for x in a]))
+        clauses.append(({v: card_constant(cx.model, cards[i])}, lits + [x for a in above for x in a]))
     head = cx.define("vtop", node, params + [(v, "card")], clauses)
     return [head], v
 

@@ -29,7 +29,17 @@ from ggp.gdl.terms import Variable
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import GameModel, Location
-from translators.recycle.symbols.vocabulary import c, f, loc, name, num, nxt, rule, true
+from translators.recycle.symbols.vocabulary import (
+    c,
+    card_constant,
+    f,
+    loc,
+    name,
+    num,
+    nxt,
+    rule,
+    true,
+)
 
 #: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
 MEMORY_CAP = 16
@@ -40,19 +50,19 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     """The card fluents' initial values, their frame and update rules."""
     C, L, F, T, X, S = (Variable(n) for n in ("c", "l", "f", "t", "x", "s"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):
-        for card in model.cards:
-            book.add(rule(f("init", f("at", c(card.id), loc(card.home)))))
+        for item in model.cards:
+            book.add(rule(f("init", f("at", card_constant(model, item.id), loc(item.home)))))
         for place in sorted(ordered):
             made = model.cards_at_start(place)
             if made:
-                book.add(rule(f("init", f("ontop", loc(place), c(made[-1].id)))))
+                book.add(rule(f("init", f("ontop", loc(place), card_constant(model, made[-1].id)))))
             if len(made) > 1:
                 book.add(rule(f("init", f("lost", loc(place)))))
     with book.group("static facts: cards, their attributes, locations and their owners"):
-        for card in model.cards:
-            book.add(rule(f("card", c(card.id))))
-            for key, value in card.attrs:
-                book.add(rule(f("attr", c(card.id), name(key), name(value))))
+        for item in model.cards:
+            book.add(rule(f("card", card_constant(model, item.id))))
+            for key, value in item.attrs:
+                book.add(rule(f("attr", card_constant(model, item.id), name(key), name(value))))
         for place in model.locations:
             if place.owner_kind == "player":
                 book.add(rule(f("locowner", loc(place), c(place.owner))))

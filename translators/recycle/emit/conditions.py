@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ggp.gdl.rules import Literal
-from ggp.gdl.terms import Term, Variable
+from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, holds
 from translators.recycle.emit.contexts import Ctl, Val
@@ -204,15 +204,15 @@ def chain_compare(cx: Compiler, op: str, left: Val, right: Val, ra: Interval, rb
 
     with cx.book.group(f"{describe(node)}: the left side is at least v, for each v", node):
         for v in range(ra[0], ra[1] + 1):
-            here = f(f"{prefix}_{_n(v)}", *heads)
+            here = f(prefix, *heads, Constant(_n(v)))
             cx.book.add(rule(here, safe(substitute(la, ta, num(v)) if isinstance(ta, Variable) else la)))
             if v > ra[0]:
-                cx.book.add(rule(f(f"{prefix}_{_n(v - 1)}", *heads), [here]))
+                cx.book.add(rule(f(prefix, *heads, Constant(_n(v - 1))), [here]))
         for w in range(rb[0], rb[1] + 1):
             need = w + shift
             if need > ra[1]:
                 continue
-            reach = f(f"{prefix}_{_n(max(need, ra[0]))}", *heads)
+            reach = f(prefix, *heads, Constant(_n(max(need, ra[0]))))
             body = (substitute(lb, tb, num(w)) if isinstance(tb, Variable) else lb) + [reach]
             cx.book.add(rule(f(result, *heads), safe(body)))
     return [f(result, *heads)]

@@ -16,6 +16,7 @@ from typing import Any
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
+from translators.recycle.analysis.moves import MoveName
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.ledger import Temp
@@ -71,14 +72,18 @@ class EffectEmitter:
     """Emits the rules of every batch (mixed with the compiler by the translator)."""
 
     def __init__(self, comp: Compiler, batch_of: dict[int, str], batch_order: dict[str, tuple[str, int]],
-                 option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]], choose_arity: int):
+                 option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]], moves: dict[tuple[str, int], MoveName]):
         self.comp = comp
         self.book = comp.book
         self.model = comp.model
         self.batch_of = batch_of
         self.batch_order = batch_order
         self.option_first = option_first
-        self.choose_arity = choose_arity
+        self.move_names = moves
+        self.choice_of = {id(o): ch.id for ch in comp.program.choices.values() for o in ch.options}
+        #: ``choose`` has one arity: the most picks of an option that has no name of its own.
+        self.choose_arity = max((len(o.forks) for ch in comp.program.choices.values() for o in ch.options
+                                 if moves.get((ch.id, o.index)) is None), default=0)
         self.moves: list[Moves] = []
         self.writes: list[tuple[str, str, list[Literal], Any]] = []
         self.cycle_sets: list[tuple[str, Any, list[Literal], Term]] = []
@@ -89,7 +94,11 @@ class EffectEmitter:
     # -- activation and scope -----------------------------------------------------------------
 
     def choose_term(self, option: ir.Option) -> Term:
-        """The move ``(choose K f1 ... nil)`` with the option's fork variables."""
+        """The option's move: its name with the option's picks (see :mod:`~..analysis.moves`),
+        or ``(choose K f1 ... nil)``."""
+        named = self.move_names.get((self.choice_of[id(option)], option.index))
+        if named is not None:
+            return f(named, *[s.var for s in option.forks])
         args: list[Term] = [num(option.index)] + [s.var for s in option.forks]
         args += [c("nil")] * (self.choose_arity - len(option.forks))
         return f("choose", *args) if len(args) > 1 else f("choose", num(option.index))

@@ -47,6 +47,7 @@ from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.symbols.vocabulary import (
     Fresh,
     c,
+    card_constant,
     f,
     name,
     num,
@@ -361,7 +362,7 @@ class Expressions:
         rel = f"same_{sort}"
         if ("same", sort) not in self.book.memo:
             self.book.memo[("same", sort)] = rel
-            values = {"card": [card.id for card in self.model.cards], "seat": self.model.seats,
+            values = {"card": [card_constant(self.model, item.id).name for item in self.model.cards], "seat": self.model.seats,
                       "team": self.model.team_names}[sort]
             with self.book.group(f"identity of {sort}s"):
                 for value in values:

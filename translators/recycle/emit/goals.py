@@ -110,10 +110,10 @@ def _wide_ranking(comp: Compiler, node: IntStorage, env: Env, family: tuple[str,
                 book.add(rule(f("sdigit", c(f"player{seat}"), num(i), D),
                               lits + [f("true", f("wsto", owner, comp.storage_name(node.name, env), num(i), D))]))
                 book.add(rule(f("scoredigit", c(f"player{seat}"), num(i), D), [f("sdigit", c(f"player{seat}"), num(i), D)]))
-    _lexicographic(book, n, k, order)
+    _lexicographic(book, k, order)
 
 
-def _lexicographic(book: Any, n: int, k: int, order: str) -> None:
+def _lexicographic(book: Any, k: int, order: str) -> None:
     """beats/ties from ``(sdigit ROLE POS DIGIT)``, most significant digit first."""
     D, A, B = Variable("d"), Variable("a"), Variable("b")
     with book.group(f"ranking ({order} is best) by the scores' decimal digits"):
@@ -121,19 +121,15 @@ def _lexicographic(book: Any, n: int, k: int, order: str) -> None:
             for b in range(10):
                 if (a > b) if order == "max" else (a < b):
                     book.add(rule(f("digitbetter", num(a), num(b))))
-        for i in range(n):
-            for j in range(n):
-                if i == j:
-                    continue
-                pi, pj = c(f"player{i}"), c(f"player{j}")
-                above = f"same_{i}_{j}"
-                book.add(rule(c(f"{above}_{k}"), f("sdigit", pi, num(0), D)))
-                for pos in range(k - 1, -1, -1):
-                    book.add(rule(c(f"{above}_{pos}"), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), D),
-                                  f("sdigit", pj, num(pos), D)))
-                    book.add(rule(f("beats", pi, pj), c(f"{above}_{pos + 1}"), f("sdigit", pi, num(pos), A),
-                                  f("sdigit", pj, num(pos), B), f("digitbetter", A, B)))
-                book.add(rule(f("tie", pi, pj), c(f"{above}_0")))
+        I, J, E = Variable("i"), Variable("j"), Variable("e")
+        # (same I J POS): I's and J's digits agree from the most significant down to POS
+        book.add(rule(f("same", I, J, num(k)), f("sdigit", I, num(0), D), f("sdigit", J, num(0), E), Distinct(I, J)))
+        for pos in range(k - 1, -1, -1):
+            book.add(rule(f("same", I, J, num(pos)), f("same", I, J, num(pos + 1)), f("sdigit", I, num(pos), D),
+                          f("sdigit", J, num(pos), D)))
+            book.add(rule(f("beats", I, J), f("same", I, J, num(pos + 1)), f("sdigit", I, num(pos), A),
+                          f("sdigit", J, num(pos), B), f("digitbetter", A, B)))
+        book.add(rule(f("tie", I, J), f("same", I, J, num(0))))
 
 
 def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
@@ -148,7 +144,7 @@ def _digit_ranking(book: Any, n: int, low: int, high: int, order: str) -> None:
             role = c(f"player{seat}")
             for i in range(k):
                 book.add(rule(f("sdigit", role, num(i), ds[i]), f("score", role, V), f("scoredigits", V, *ds)))
-    _lexicographic(book, n, k, order)
+    _lexicographic(book, k, order)
 
 
 __all__ = ["emit_goals", "goal_value"]

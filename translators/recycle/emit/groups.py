@@ -26,7 +26,7 @@ from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.lower import SLOTS
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
-from translators.recycle.symbols.vocabulary import c, f, num, rule, true
+from translators.recycle.symbols.vocabulary import c, card_constant, f, num, rule, true
 from translators.recycle.syntax.nodes import CardLocation, Run, Slice
 from translators.recycle.translation_error import TranslationError
 
@@ -43,11 +43,11 @@ def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl) -> tuple[str, str]:
                 cx.book.add(rule(f(f"{rel}_next", num(x), num(min(x + 1, SLOTS + 1)))))
             cx.book.add(rule(f(f"{rel}_n0", num(0))))
             for i, cid in enumerate(cards, start=1):
-                lits = cx.member(base, env, ctl, c(cid))
+                lits = cx.member(base, env, ctl, card_constant(cx.model, cid))
                 before = f(f"{rel}_n{i - 1}", m1)
                 cx.book.add(rule(f(f"{rel}_n{i}", m2), [before] + lits + [f(f"{rel}_next", m1, m2)]))
                 cx.book.add(rule(f(f"{rel}_n{i}", m1), [before] + cx.negate(lits, env, base)))
-                cx.book.add(rule(f(rel, m2, c(cid)), [before] + lits + [f(f"{rel}_next", m1, m2)]))
+                cx.book.add(rule(f(rel, m2, card_constant(cx.model, cid)), [before] + lits + [f(f"{rel}_next", m1, m2)]))
             cx.book.add(rule(c(f"{rel}_over"), f(f"{rel}_n{len(cards)}", num(SLOTS + 1))))
         cx.book.memo[key] = (rel, f"{rel}_over")
     made: tuple[str, str] = cx.book.memo[key]

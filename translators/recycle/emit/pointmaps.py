@@ -16,7 +16,16 @@ from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env
-from translators.recycle.symbols.vocabulary import c, f, name, num, rule, true
+from translators.recycle.symbols.vocabulary import (
+    c,
+    card_constant,
+    card_id,
+    f,
+    name,
+    num,
+    rule,
+    true,
+)
 from translators.recycle.syntax.nodes import SetPoints
 from translators.recycle.translation_error import TranslationError
 
@@ -30,7 +39,8 @@ def points(cx: Compiler, pm: Any, env: Env, ctl: Ctl, card: Term) -> Val:
     key = cx.pointmaps.map_key(pm, env)
     rel = points_relation(cx, key)
     if isinstance(card, Constant):
-        values = cx.pointmaps.card_values(pm, env, card.name)
+        cid = card_id(cx.model, card.name)
+        values = cx.pointmaps.card_values(pm, env, cid) if cid is not None else {0}
         if len(values) == 1 and cx.pointmaps.is_static(key):
             return [], num(values.pop())
     v = cx.fresh("n")
@@ -50,8 +60,8 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
     if cx.pointmaps.is_static(key):
         awards = cx.pointmaps.awards(sites[0][1], sites[0][2].env)[0] if sites else []
         with cx.book.group(f"points of each card under ({owner} points {label})"):
-            for card in cx.model.cards:
-                cx.book.add(rule(f(rel, c(card.id), num(cx.pointmaps.static_points(awards, dict(card.attrs))))))
+            for card_item in cx.model.cards:
+                cx.book.add(rule(f(rel, card_constant(cx.model, card_item.id), num(cx.pointmaps.static_points(awards, dict(card_item.attrs))))))
         return rel
     if owner != "game":
         raise TranslationError(sites[0][1], "point maps set during play must belong to the game")
@@ -59,8 +69,8 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
         awards, dynamic = cx.pointmaps.awards(node, effect.env)
         stored = [Variable(f"d{i}") for i in range(len(dynamic))]
         with cx.book.group("points of each card under the awards set here", node):
-            for card in cx.model.cards:
-                attrs = dict(card.attrs)
+            for card_item in cx.model.cards:
+                attrs = dict(card_item.attrs)
                 for pattern in cx.pointmaps.patterns(awards, attrs):
                     body: list[Literal] = []
                     args: list[Term] = list(stored)
@@ -93,7 +103,7 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                     if not ok:
                         continue
                     total = sum(p for (_, p), hit in zip(awards, pattern) if hit)
-                    cx.book.add(rule(f(rel, c(card.id), num(total)), final))
+                    cx.book.add(rule(f(rel, card_constant(cx.model, card_item.id), num(total)), final))
     return rel
 
 

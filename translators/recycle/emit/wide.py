@@ -163,17 +163,17 @@ class Wide:
                 ds = comp + [top_tc]
             init_carry = num(1 if negate else 0)
         for i in range(k):
-            self.book.add(rule(f(f"{rel}_b{i}", owner, ds[i]), base + value_lits + conv))
+            self.book.add(rule(f(f"{rel}_digit", owner, num(i), ds[i]), base + value_lits + conv))
         self.book.add(rule(f(f"{rel}_x", owner, expect), base + value_lits + conv))
-        self.book.add(rule(f(f"{rel}_c0", owner, init_carry), base + value_lits + conv))
+        self.book.add(rule(f(f"{rel}_carry", owner, num(0), init_carry), base + value_lits + conv))
         for i in range(k):
-            body: list[Literal] = [f(f"{rel}_c{i}", o, ci), true(f("wsto", o, label, num(i), a)), f(f"{rel}_b{i}", o, b),
-                    f(dadd, a, b, ci, s, co)]
-            self.book.add(rule(f(f"{rel}_c{i + 1}", o, co), body))
+            body: list[Literal] = [f(f"{rel}_carry", o, num(i), ci), true(f("wsto", o, label, num(i), a)),
+                                   f(f"{rel}_digit", o, num(i), b), f(dadd, a, b, ci, s, co)]
+            self.book.add(rule(f(f"{rel}_carry", o, num(i + 1), co), body))
             self.book.add(rule(f("wstoset", o, label, num(i), s), body))
         # a carry out of the top digit other than the one expected: out of the digits' range
         e = Variable("e")
-        over: list[Literal] = [f(f"{rel}_c{k}", o, co), f(f"{rel}_x", o, e), Distinct(co, e)]
+        over: list[Literal] = [f(f"{rel}_carry", o, num(k), co), f(f"{rel}_x", o, e), Distinct(co, e)]
         return [("overflow", over)]
 
 

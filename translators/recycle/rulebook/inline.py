@@ -95,6 +95,18 @@ def _candidates(rules: list[Rule], kept: set[str]) -> dict[str, Rule]:
     return chosen
 
 
+def without_repeats(groups: list[Group]) -> list[Group]:
+    """``groups`` with every literal a rule's body repeats kept once (the first)."""
+    out: list[Group] = []
+    for comment, rules in groups:
+        new: list[Rule] = []
+        for r in rules:
+            unique = tuple(dict.fromkeys(r.body))
+            new.append(r if len(unique) == len(r.body) else Rule(r.head, unique, r.loc))
+        out.append((comment, new))
+    return out
+
+
 def _expand(r: Rule, chosen: dict[str, Rule]) -> Rule:
     body: list[Literal] = []
     changed = False
@@ -140,4 +152,4 @@ def _substitute(lit: Literal, binding: dict[Variable, Term]) -> Literal:
     return lit.substitute(binding)  # type: ignore[return-value]
 
 
-__all__ = ["inline"]
+__all__ = ["inline", "without_repeats"]

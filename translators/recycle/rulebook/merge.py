@@ -35,7 +35,8 @@ def merge(groups: list[Group], domains: Mapping[str, Iterable[str]], keep: Itera
     ``domains`` maps a domain relation (``seat``, ``team``) to its constants.
 
     Relations are decided level by level (a relation after every relation it reads), so one
-    pass finds what merging the ones below makes equal; recursive relations stay as they are.
+    pass finds what merging the ones below makes equal; relations on a cycle of several stay as
+    they are (one that reads itself is compared with its reads of itself as reads of the head).
     """
     kept = set(keep) | set(KEYWORDS) | set(domains)
     member = {value: domain for domain, values in domains.items() for value in values}
@@ -43,13 +44,18 @@ def merge(groups: list[Group], domains: Mapping[str, Iterable[str]], keep: Itera
     for _, rs in groups:
         for r in rs:
             by_name.setdefault(r.head.name, []).append(r)
-    reads = {name: {a.name for r in rs for lit in r.body for a in _atoms(lit)} & set(by_name)
+    defined = set(by_name)
+    reads = {name: {a.name for r in rs for lit in r.body for a in _atoms(lit)} & defined
              for name, rs in by_name.items()}
     levels = _levels(reads)
     renames: dict[str, str] = {}
     lifted: dict[str, tuple[str, Constant, str, bool]] = {}
-    for level in sorted({v for v in levels.values() if v is not None}):
-        names = sorted(n for n, v in levels.items() if v == level and n not in kept)
+    by_level: dict[int, list[str]] = {}
+    for n, v in levels.items():
+        if v is not None and n not in kept:
+            by_level.setdefault(v, []).append(n)
+    for level in sorted(by_level):
+        names = sorted(by_level[level])
         current = {n: [_rename_uses(r, renames, lifted) for r in by_name[n]] for n in names}
         found = _equal(current, kept, _canonical)
         renames.update(found)
@@ -62,7 +68,8 @@ def merge(groups: list[Group], domains: Mapping[str, Iterable[str]], keep: Itera
 
 def _levels(reads: Mapping[str, set[str]]) -> dict[str, int | None]:
     """Each relation's depth: 0 when it reads no relation of the rules, else one more than the
-    deepest it reads (relations on one cycle share a depth); None for a recursive relation."""
+    deepest it reads; None for relations on a cycle of several (a relation reading only itself,
+    as a chain ``(count_trick ?d 5 ?n)`` from ``(count_trick ?d 4 ?n)``, has a depth)."""
     graph = nx.DiGraph()
     graph.add_nodes_from(reads)
     graph.add_edges_from((d, name) for name, below in reads.items() for d in below)
@@ -73,7 +80,7 @@ def _levels(reads: Mapping[str, set[str]]) -> dict[str, int | None]:
     out: dict[str, int | None] = {}
     for node, data in dag.nodes(data=True):
         members = data["members"]
-        recursive = len(members) > 1 or any(m in reads[m] for m in members)
+        recursive = len(members) > 1
         for m in members:
             out[m] = None if recursive else depth[node]
     return out
@@ -81,7 +88,8 @@ def _levels(reads: Mapping[str, set[str]]) -> dict[str, int | None]:
 
 def _canonical(rules: list[Rule], hole: Constant | None = None) -> tuple[int, frozenset[str]] | None:
     """The rules of one relation with variables renamed in order of appearance, the head
-    replaced, and ``hole`` (if given) by a placeholder; None when they read their own relation."""
+    replaced (where the rules read their own relation too), and ``hole`` (if given) by a
+    placeholder."""
     arity = len(rules[0].head.args) if isinstance(rules[0].head, Function) else 0
     out = []
     for r in rules:
@@ -97,11 +105,9 @@ def _canonical(rules: list[Rule], hole: Constant | None = None) -> tuple[int, fr
             return t
 
         head = Function(_HEAD, tuple(term(a) for a in r.head.args)) if arity else Constant(_HEAD)
-        body = []
-        for lit in r.body:
-            if any(a.name == r.head.name for a in _atoms(lit)):
-                return None
-            body.append(str(_map(lit, term)))
+        if any(a.name == r.head.name for lit in r.body for a in _atoms(lit)):
+            r = _rename_uses(r, {r.head.name: _HEAD}, {})
+        body = [str(_map(lit, term)) for lit in r.body]
         out.append(str(Rule(head, ())) + " :- " + " & ".join(body))
     return arity, frozenset(out)
 
@@ -141,7 +147,8 @@ def _up_to_constant(by_name: dict[str, list[Rule]], kept: set[str], member: dict
         key = canonical(rules, constant)
         if key is None:
             continue
-        positive = all(any(constant in _constants_of(lit) for lit in r.body
+        # a read of the relation itself will carry the constant once lifted
+        positive = all(any(constant in _constants_of(lit) or lit.name == name for lit in r.body
                            if isinstance(lit, (Function, Constant)) and not isinstance(lit, Distinct))
                        for r in rules)
         buckets.setdefault((key[0], key[1], member[constant.name]), []).append((name, constant, positive))
@@ -166,13 +173,13 @@ def _rewrite(groups: list[Group], renames: dict[str, str], lifted: dict[str, tup
             name = r.head.name
             if name in renames:
                 continue
-            if name in lifted:
-                target, constant, domain, positive = lifted[name]
-                if name != target:
-                    continue
-                r = _lift_rule(r, constant, hole, domain, positive)
+            if name in lifted and lifted[name][0] != name:
+                continue
             if not touched.isdisjoint(_reads(r, memo)):
                 r = _rename_uses(r, renames, lifted)
+            if name in lifted:  # after the uses are renamed, as when the rules were compared
+                _, constant, domain, positive = lifted[name]
+                r = _lift_rule(r, constant, hole, domain, positive)
             new.append(r)
         out.append((comment, new))
     return out

@@ -100,9 +100,12 @@ def word_names(groups: list[Group], fixed: Mapping[str, str] = {},
             else:
                 own = set(base.split("_"))
                 words = [w for w in hints.get(family if rest else name, ()) if w not in own]
+                # a hint names the construct; words read off the rule need two to say much
+                first = 1 if words else 2
                 words += [w for w in words_of(t for r in rules[name] for t in rule_terms(r)) if w not in words and w not in own]
                 words += [w for w in _used_words(rules[name], renames) if w not in words and w not in own]
-                candidates = ["_".join([base, *words[:count]]) for count in range(1, min(MOST_WORDS, len(words)) + 1)]
+                candidates = ["_".join([base, *words[:count]])
+                              for count in range(min(first, len(words)) or 1, min(MOST_WORDS, len(words)) + 1)]
             for candidate in candidates:
                 full = candidate + rest if not (rest and family in families) else candidate
                 if full not in taken and not is_numbered(full):

@@ -45,17 +45,18 @@ def split_by_stage(rules: list[Rule], stages: list[str]) -> list[Rule]:
 
 
 def drop_undefined(groups: list[list[Rule]]) -> list[list[Rule]]:
-    """Without the rules that need a staged relation no rule defines (instances of a rule over a
-    variable stage for a stage it does not apply to), and without ``not`` of such relations
-    (always true)."""
+    """Without the rules that need a relation no rule defines (such as instances of a rule over a
+    variable stage for a stage it does not apply to, or a table of a kind the game has none of),
+    and without ``not`` of such relations (always true); to a fixed point."""
     from collections import Counter
 
-    staged = tuple(f"{n}_" for n in STAGED)
+    given = {"true", "does"}
 
     def names(r: Rule, positive: bool) -> list[str]:
         lits = [b for b in r.body if not isinstance(b, Not)] if positive else \
             [b.literal for b in r.body if isinstance(b, Not)]
-        return [x.name for x in lits if isinstance(x, (Constant, Function)) and x.name.startswith(staged)]
+        return [x.name for x in lits
+                if isinstance(x, (Constant, Function)) and not isinstance(x, Distinct) and x.name not in given]
 
     heads = Counter(r.head.name for rules in groups for r in rules)
     users: dict[str, list[Rule]] = {}
@@ -81,7 +82,7 @@ def drop_undefined(groups: list[list[Rule]]) -> list[list[Rule]]:
                 continue
             if any(not heads[n] for n in names(r, False)):
                 body = tuple(b for b in r.body if not (isinstance(b, Not) and isinstance(b.literal, (Constant, Function))
-                                                       and b.literal.name.startswith(staged) and not heads[b.literal.name]))
+                                                       and b.literal.name not in given and not heads[b.literal.name]))
                 r = Rule(r.head, body, r.loc)
             kept.append(r)
         out.append(kept)

@@ -90,6 +90,8 @@ class GameModel:
     point_maps: dict[tuple[OwnerKind, str], None] = field(default_factory=dict)
     stage_ids: dict[int, str] = field(default_factory=dict)
     declared: dict[str, Node] = field(default_factory=dict)
+    #: Each card's constant in the rules (made by :func:`~.vocabulary.card_constant` on first use).
+    card_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def seats(self) -> list[str]:

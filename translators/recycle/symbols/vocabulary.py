@@ -7,12 +7,13 @@ plain integer constants (``-3`` included). Card locations are ``(loc OWNER VIS N
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import cast
 
 from ggp.gdl.rules import Literal, Not, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
-from translators.recycle.symbols.model import Location
+from translators.recycle.symbols.model import GameModel, Location
 
 #: Constants with a meaning of their own in the translation (RECYCLE names avoid them).
 RESERVED = frozenset({
@@ -63,6 +64,46 @@ def _arg(value: Term | str | int) -> Term:
     return Constant(value)
 
 
+def card_constant(model: GameModel, card_id: str) -> Constant:
+    """The constant of a card, named from its attributes: the values of the fewest attributes
+    that tell every card of the game apart, joined by ``_`` in the deck's order (Kuhn's
+    ``jack``, ``queen``, ``king``; a 52-card deck's ``ace_spades``); ``c7`` (its number) when no
+    set of attributes does, or a name would not be a plain word."""
+    if not model.card_names:
+        model.card_names.update(_card_names(model))
+    return Constant(model.card_names.get(card_id, card_id))
+
+
+def card_id(model: GameModel, constant: str) -> str | None:
+    """The id (``c7``) of the card a constant names, or None."""
+    if not model.card_names:
+        card_constant(model, model.cards[0].id if model.cards else "")
+    for cid, text in model.card_names.items():
+        if text == constant:
+            return cid
+    return None
+
+
+def _card_names(model: GameModel) -> dict[str, str]:
+    cards = model.cards
+    keys: list[str] = []
+    for item in cards:
+        keys += [k for k, _ in item.attrs if k not in keys]
+    taken = RESERVED | {"game", "nil", "nowhere", "none"} | set(model.seats) | set(model.team_names) \
+        | {name(location.name).name for location in model.locations}
+    for size in range(1, min(len(keys), 4) + 1):
+        for chosen in itertools.combinations(keys, size):
+            labels = ["_".join(name(dict(item.attrs).get(k, "")).name for k in chosen if dict(item.attrs).get(k))
+                      for item in cards]
+            if len(set(labels)) == len(labels) and all(_plain(x) and x not in taken for x in labels):
+                return {item.id: label for item, label in zip(cards, labels)}
+    return {item.id: item.id for item in cards}
+
+
+def _plain(text: str) -> bool:
+    return bool(text) and text[0].isalpha() and text.replace("_", "a").isalnum() and text.isascii()
+
+
 def loc(location: Location) -> Function:
     """``(loc OWNER VIS NAME)``."""
     return Function("loc", (Constant(location.owner), Constant(location.vis), name(location.name)))
@@ -111,6 +152,6 @@ class Fresh:
 
 
 __all__ = [
-    "GAME", "HIDDEN", "NOOP", "RESERVED", "UNSET", "Fresh", "c", "does", "f", "loc", "name",
+    "GAME", "HIDDEN", "NOOP", "RESERVED", "UNSET", "Fresh", "c", "card_constant", "card_id", "does", "f", "loc", "name",
     "neg", "num", "nxt", "rule", "true",
 ]

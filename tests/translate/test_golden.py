@@ -1,0 +1,180 @@
+"""Golden tests, one per construct: a small RECYCLE game in, the rules it must give out.
+
+Each test names the rules its construct is translated to, as they read in the KIF text (the
+whole output of these games is short: ``ggp translate`` prints it). A rule listed must be in the
+translation exactly; the games also play (every rule is exercised by the random playouts of
+``test_corpus.py`` on the corpus games that use the construct).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ggp.reasoner import make_machine
+from ggp.reasoner.play import random_playout
+from translators.recycle import parse_recycle
+from translators.recycle.rulebook.names import is_numbered
+from translators.recycle.translate import compile_game
+from translators.recycle.translation import Translation
+
+
+def translated(text: str) -> Translation:
+    return compile_game(parse_recycle(text, "golden.rcy"))
+
+
+def rules(text: str) -> set[str]:
+    """The rules of a translation, one string each (comments dropped)."""
+    return {line for line in translated(text).kif.splitlines() if line.startswith("(")}
+
+
+def game(body: str, deck: str = "(deck (RANK (JACK, QUEEN, KING)))", players: int = 2,
+         scoring: str = "(scoring max ((current player) sto SCORE))") -> str:
+    return (f"(game (setup (create players {players}) (create deck (game iloc STOCK) {deck}))\n"
+            f" {body}\n {scoring})")
+
+
+def assert_has(text: str, *expected: str) -> None:
+    got = rules(text)
+    missing = [rule for rule in expected if rule not in got]
+    assert not missing, "missing:\n" + "\n".join(missing) + "\n\ngot:\n" + "\n".join(sorted(got))
+
+
+def test_cards_are_named_from_their_attributes() -> None:
+    deal = "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))))"
+    assert_has(game(deal), "(init (at jack (loc game iloc stock)))", "(init (at king (loc game iloc stock)))")
+    # two attributes tell the cards apart: rank and suit (the colour is implied by the suit)
+    deck = "(deck (RANK (ACE, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS))) (BLACK (SUIT (CLUBS)))))"
+    assert_has(game(deal, deck=deck),
+               "(init (at ace_hearts (loc game iloc stock)))", "(init (at two_clubs (loc game iloc stock)))")
+
+
+def test_dealing_from_a_shuffled_pile_is_random_drawing() -> None:
+    text = game("(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))))")
+    assert_has(text,
+               "(<= (topcard ?l ?c) (true (ontop ?l ?c)))",
+               "(<= (topcard ?l ?c) (heaptop ?l) (does random (draw ?c)))",
+               "(<= (move 0 ?c1 (loc game iloc stock) (loc player0 iloc hand)) (at_step b1_2) "
+               "(topcard (loc game iloc stock) ?c1) (true (at ?c1 (loc game iloc stock))))",
+               "(<= (next (at ?c ?t)) (move ?i ?c ?f ?t))",
+               "(<= (next (at ?c ?l)) (true (at ?c ?l)) (not (moving ?c)))")
+
+
+def test_a_card_moved_out_of_sight_is_seen_as_hidden() -> None:
+    text = game("(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))))")
+    assert_has(text,
+               "(canview player0 (loc player0 iloc hand))",
+               "(<= (sees ?r (moved ?i ?f ?t ?c)) (player ?r) (move ?i ?c ?f ?t) (canview ?r ?t))",
+               "(<= (sees ?r (moved ?i ?f ?t hidden)) (player ?r) (move ?i ?c ?f ?t) (not (canview ?r ?f)) "
+               "(not (canview ?r ?t)))")
+
+
+def test_an_increment_reads_the_successor_table_within_the_cells_range() -> None:
+    text = game("(do ((inc (game sto POT) 1)))")
+    assert_has(text,
+               "(<= (stoset game pot ?n2) (at_step b1_1) (true (sto game pot ?n1)) (plus ?n1 1 ?n2) (pot_range ?n2))",
+               "(<= (increase_pot_ok ?x) (plus ?x 1 ?z) (pot_range ?z))",
+               "(pot_range 0)",
+               "(<= (pot_range ?y) (pot_range ?x) (succ ?x ?y) (distinct ?x 1))",
+               "(<= (plus ?x 0 ?x) (number ?x))",
+               "(<= (plus ?x ?y ?z) (addend ?y) (succ ?w ?y) (plus ?x ?w ?v) (succ ?v ?z))",
+               "(succ 0 1)")
+
+
+def test_several_changes_of_a_cell_in_one_step_chain_one_after_the_other() -> None:
+    assert_has(game("(do ((inc (game sto POT) 1) (inc (game sto POT) 2)))"),
+               "(<= (adds_pot_delta 1 game 1) (at_step b1_1))",
+               "(<= (adds_pot_delta 2 game 2) (at_step b1_1))",
+               "(<= (adds_pot_sum 0 ?o ?s1) (adds_pot_touched ?o) (true (sto ?o pot ?s1)))",
+               "(<= (adds_pot_sum 2 ?o ?s2) (adds_pot_sum 1 ?o ?s1) (adds_pot_delta 2 ?o ?d) (plus ?s1 ?d ?s2) "
+               "(pot_range ?s2))",
+               "(<= (stoset ?o pot ?s1) (adds_pot_sum 2 ?o ?s1))")
+
+
+def test_options_are_named_after_the_words_they_set() -> None:
+    body = ("(stage player (end (== (game str LAST) STOP))"
+            " (choice (((== (game str LAST) GO) (set (game str LAST) STOP))"
+            "          ((!= (game str LAST) STOP) (set (game str LAST) GO)))))")
+    got = rules(game(body))
+    assert "(<= (legal ?seat_s1 stop) (at_step k1) (rseat_last ?seat_s1) (true (str game last go)))" in got
+    assert any(r.startswith("(<= (legal ?seat_s1 go)") for r in got)
+    assert not any("choose" in r for r in got)
+
+
+def test_a_card_option_is_play_card() -> None:
+    body = ("(do ((repeat 2 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+            " (stage player (end (== (size ((0 player) iloc HAND)) 0))"
+            "  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc TABLE)))))))")
+    got = rules(game(body))
+    assert any(r.startswith("(<= (legal ?seat_s1 (play ?c") for r in got), sorted(got)
+
+
+def test_max_with_ties_broken_by_random() -> None:
+    body = ("(do ((set (game points VALUE) (((RANK : KING) 3) ((RANK : QUEEN) 2) ((RANK : JACK) 1)))"
+            " (move (top (game iloc STOCK)) (top (game vloc TABLE)))"
+            " (move (max (game vloc TABLE) using (game points VALUE)) (top (game vloc WON)))))")
+    got = rules(game(body))
+    assert "(points_value jack 1)" in got and "(points_value king 3)" in got
+    reach = [r for r in got if r.startswith("(<= (max_table_reach")]
+    assert len(reach) == 2 and any("(succ " in r for r in reach), sorted(got)
+    assert any(r.startswith("(<= max_table_tie ") for r in got)
+
+
+def test_goals_rank_the_players_with_four_generic_rules() -> None:
+    got = rules(game("(do ((inc ((0 player) sto SCORE) 1)))"))
+    assert "(<= (rank ?p 0 0 0) (seat ?p))" in got
+    assert "(<= (goal ?p ?g) normal_end (rank ?p 2 ?b ?t) (goalvalue ?b ?t ?g))" in got
+    assert "(<= (beats ?p ?q) (score ?q ?v) (succ ?v ?w) (atleast ?p ?w))" in got
+    assert "(goalvalue 1 0 100)" in got and "(goalvalue 0 1 50)" in got
+
+
+def test_the_choice_counter_is_three_digits() -> None:
+    body = "(stage player (end (== (game str DONE) YES)) (choice ((set (game str DONE) YES))))"
+    assert_has(game(body),
+               "(init (choices 0 0 0))",
+               "(<= (next (choices ?a ?b ?c2)) (true (choices ?a ?b ?c)) (at_step k1) (succ ?c ?c2) (distinct ?c 9) "
+               "(distinct ?a 5))",
+               "(<= (next (choices ?a ?b2 0)) (true (choices ?a ?b 9)) (at_step k1) (succ ?b ?b2) (distinct ?b 9) "
+               "(distinct ?a 5))",
+               "(<= terminal (at_step k1) (true (choices 5 0 0)))")
+
+
+def test_sums_compared_with_a_bound_are_capped_whatever_the_card_values() -> None:
+    # two point maps whose sums over the same hand start from different values: the capped
+    # addition they share must not keep the bounds of the first one it was made for
+    deck = "(deck (RANK (A, TWO)))"
+    body = ("(do ((move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))"
+            " (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))"
+            " (set (game points HIGH) (((RANK : A) 11) ((RANK : TWO) 2)))"
+            " (set (game points LOW) (((RANK : A) 1) ((RANK : TWO) 2)))"
+            " ((< (sum ((0 player) iloc HAND) using (game points HIGH)) 22) (inc ((0 player) sto SCORE) 1))"
+            " ((< (sum ((0 player) iloc HAND) using (game points LOW)) 22) (inc ((0 player) sto SCORE) 2))))")
+    assert_has(game(body, deck=deck), "(<= (plus_upto_23 ?x ?y ?z) (plus ?x ?y ?z) (not (above_23 ?z)))")
+    machine = make_machine(translated(game(body, deck=deck)).description)
+    state = machine.initial_state()
+    while not machine.is_terminal(state):
+        state = machine.next_state(state, [machine.legal_moves(state, r)[0] for r in machine.roles])
+    assert "(sto player0 score 3)" in {str(fluent) for fluent in state.fluents}
+
+
+@pytest.mark.parametrize("body", [
+    "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))))",
+    "(stage player (end (== (game str LAST) STOP)) (choice (((== (game str LAST) GO) (set (game str LAST) STOP))"
+    " ((!= (game str LAST) STOP) (set (game str LAST) GO)))))",
+])
+def test_small_games_name_no_relation_by_number(body: str) -> None:
+    description = translated(game(body)).description
+    names = {r.head.name for r in description.rules}
+    assert [n for n in names if is_numbered(n)] == []
+
+
+@pytest.mark.parametrize("body", [
+    "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))))",
+    "(stage player (end (== (game str LAST) STOP)) (choice (((== (game str LAST) GO) (set (game str LAST) STOP))"
+    " ((!= (game str LAST) STOP) (set (game str LAST) GO)))))",
+])
+def test_golden_games_play_to_the_end(body: str) -> None:
+    machine = make_machine(translated(game(body)).description)
+    for seed in range(5):
+        assert random_playout(machine, random.Random(seed)).finished

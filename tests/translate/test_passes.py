@@ -1,0 +1,118 @@
+"""Each pass on small inputs: what the analyses find, and the clean-up passes over rules, rules
+in and rules out."""
+
+from __future__ import annotations
+
+from ggp.gdl.kif import read_kif
+from ggp.gdl.rules import Rule
+from tests.conftest import RULESHEETS
+from translators.recycle import parse_recycle, parse_recycle_file
+from translators.recycle.analysis.loops import stage_passes
+from translators.recycle.analysis.moves import move_names
+from translators.recycle.rulebook.inline import inline
+from translators.recycle.rulebook.merge import merge
+from translators.recycle.rulebook.names import node_words, rename, stage_words, word_names
+from translators.recycle.symbols.vocabulary import card_constant
+from translators.recycle.translate import analysed
+
+
+def kif_rules(text: str) -> list[Rule]:
+    description, problems = read_kif(text)
+    assert not problems
+    return list(description.rules)
+
+
+def out(groups: list[tuple[str, list[Rule]]]) -> list[str]:
+    return [str(r) for _, rs in groups for r in rs]
+
+
+BETTING = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (JACK, KING)))))
+ (stage player
+  (end (or (== (game str LAST) FOLD) (== (game str LAST) CALL)
+           (all player 'P (== ('P str ACTION) CHECK))))
+  (choice (((!= (game str LAST) BET) (do ((set (game str LAST) CHECK) (set ((current player) str ACTION) CHECK))))
+           ((!= (game str LAST) BET) (do ((set (game str LAST) BET) (inc (game sto POT) 1))))
+           ((== (game str LAST) BET) (set (game str LAST) FOLD))
+           ((== (game str LAST) BET) (do ((set (game str LAST) CALL) (inc (game sto POT) 1)))))))
+ (scoring max (game sto POT)))"""
+
+ENDLESS = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (JACK, KING)))))
+ (stage player (end (== (game str LAST) STOP))
+  (choice ((set (game str LAST) GO) (set (game str LAST) AGAIN))))
+ (scoring max (game sto POT)))"""
+
+
+# -- analysis ------------------------------------------------------------------------------------
+
+def test_a_betting_round_is_bounded_by_exploring_its_words() -> None:
+    comp, _ = analysed(parse_recycle(BETTING))
+    (stage,) = comp.program.stages.values()
+    assert stage_passes(comp.model, comp.program, stage) == 3  # check, bet, call
+    # the pot: at most one of the options that raise it per pass, three passes
+    assert comp.ranges.cell("game", "POT") == (0, 3)
+
+
+def test_a_round_that_can_go_on_for_ever_has_no_bound() -> None:
+    comp, _ = analysed(parse_recycle(ENDLESS))
+    (stage,) = comp.program.stages.values()
+    assert stage_passes(comp.model, comp.program, stage) is None
+
+
+def test_kuhns_betting_round() -> None:
+    comp, _ = analysed(parse_recycle_file(RULESHEETS / "kuhn.rcy"))
+    assert [stage_passes(comp.model, comp.program, s) for s in comp.program.stages.values()] == [3]
+
+
+def test_moves_are_named_after_what_their_options_do() -> None:
+    comp, _ = analysed(parse_recycle(BETTING))
+    assert sorted(str(n) for n in move_names(comp.program).values()) == ["bet", "call", "check", "fold"]
+    comp, _ = analysed(parse_recycle(ENDLESS))
+    assert list(move_names(comp.program).values()) == ["go", "again"]
+
+
+def test_cards_are_named_by_the_fewest_attributes_that_tell_them_apart() -> None:
+    comp, _ = analysed(parse_recycle_file(RULESHEETS / "kuhn.rcy"))
+    assert [card_constant(comp.model, c.id).name for c in comp.model.cards] == ["jack", "queen", "king"]
+    comp, _ = analysed(parse_recycle_file(RULESHEETS / "agram.rcy"))
+    names = [card_constant(comp.model, c.id).name for c in comp.model.cards]
+    assert len(set(names)) == len(names) == 35 and names[0] == "three_hearts"
+
+
+def test_stage_words_come_from_the_end_conditions() -> None:
+    comp, _ = analysed(parse_recycle_file(RULESHEETS / "agram.rcy"))
+    words = stage_words({sid: node_words(stage.end) for sid, stage in comp.program.stages.items()})
+    assert words == {"s0": "game", "s1": "hand", "s2": "trick"}
+
+
+# -- clean-up passes over the rules ----------------------------------------------------------------
+
+def test_inline_a_relation_used_once() -> None:
+    rules = kif_rules("(<= p (true (a ?x)) (q ?x)) (<= (q ?y) (true (b ?y)) (true (c ?y)))")
+    assert out(inline([("", rules)])) == ["(<= p (true (a ?x)) (true (b ?x)) (true (c ?x)))"]
+
+
+def test_inline_keeps_relations_read_under_not_or_with_a_hidden_variable() -> None:
+    rules = kif_rules("(<= p (not q)) (<= q (true (a ?x)) (true (b ?x)))"
+                      " (<= r (s ?x)) (<= (s ?x) (true (c ?x ?y)))")
+    assert out(inline([("", rules)])) == [str(r) for r in rules]
+
+
+def test_merge_relations_equal_but_for_their_names() -> None:
+    rules = kif_rules("(<= a (true (x ?v))) (<= b (true (x ?w))) (<= terminal a b)")
+    assert out(merge([("", rules)], {})) == ["(<= a (true (x ?v)))", "(<= terminal a a)"]
+
+
+def test_merge_relations_equal_up_to_a_seat() -> None:
+    rules = kif_rules("(<= h0 (true (at ?c (loc player0 hand)))) (<= h1 (true (at ?c (loc player1 hand))))"
+                      " (<= terminal h0 (not h1))")
+    assert out(merge([("", rules)], {"seat": ["player0", "player1"]})) == [
+        "(<= (h0 ?d) (true (at ?c (loc ?d hand))))", "(<= terminal (h0 player0) (not (h0 player1)))"]
+
+
+def test_numbered_relations_take_the_games_words() -> None:
+    rules = kif_rules("(<= not_3 (not (true (str player0 action check)))) (<= terminal not_3)"
+                      " (<= (max_1_reach ?v) (true (pts ?v))) (<= (max_1_value ?v) (max_1_reach ?v))"
+                      " (<= (goal player0 100) (max_1_value 3))")
+    names = word_names([("", rules)], hints={"max_1": ["trick", "strength"]})
+    assert names == {"not_3": "not_action_check", "max_1_reach": "max_trick_reach", "max_1_value": "max_trick_value"}
+    assert out(rename([("", rules)], names))[1] == "(<= terminal not_action_check)"
