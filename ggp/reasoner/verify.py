@@ -177,11 +177,19 @@ def compare_machines(
 
 
 def cross_check(description: GameDescription, count: int, seed: int, max_steps: int = 1000,
-                max_seconds: float = DEFAULT_MAX_SECONDS) -> CrossCheckReport:
-    """The fast reasoner (given ``max_seconds`` to ground) against the clingo oracle on ``count``
-    seeded playouts."""
-    from ggp.reasoner.fast import FastMachine
+                max_seconds: float = DEFAULT_MAX_SECONDS, reasoner: str = "fast") -> CrossCheckReport:
+    """A ground reasoner (``"fast"`` or ``"compiled"``, given ``max_seconds`` to ground) against
+    the clingo oracle on ``count`` seeded playouts."""
+    from ggp.reasoner.fast import FastMachine, GroundMachine
     from ggp.reasoner.oracle import OracleMachine
 
-    return compare_machines(FastMachine(description, max_seconds=max_seconds), OracleMachine(description), count,
-                            seed, ("fast", "oracle"), max_steps)
+    machine: GroundMachine
+    if reasoner == "compiled":
+        from ggp.reasoner.compiled import CompiledMachine
+
+        machine = CompiledMachine(description, max_seconds=max_seconds, cache=True)
+    elif reasoner == "fast":
+        machine = FastMachine(description, max_seconds=max_seconds)
+    else:
+        raise ValueError(f"cross_check checks the fast or the compiled reasoner, not {reasoner!r}")
+    return compare_machines(machine, OracleMachine(description), count, seed, (reasoner, "oracle"), max_steps)
