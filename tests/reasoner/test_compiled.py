@@ -10,6 +10,7 @@ import json
 import logging
 import random
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -50,6 +51,12 @@ def _game(name: str) -> GameDescription:
     if name.startswith(("gdl/", "gdl2/")):
         return load_game(shared_path("corpus", *name.split("/")))
     return load_game(RULESHEETS / name)
+
+
+def _compiled(description: GameDescription) -> CompiledMachine:
+    machine = make_machine(description, "compiled")
+    assert isinstance(machine, CompiledMachine)
+    return machine
 
 
 def _recursive() -> GameDescription:
@@ -127,7 +134,7 @@ def test_seeded_playouts_make_the_same_moves_as_the_fast_reasoner(name: str) -> 
     """The native loop draws as the generic one: same final state, length and generator state,
     whether it draws on the generator's own state or through its ``randrange``."""
     description = _game(name)
-    compiled, fast = make_machine(description, "compiled"), make_machine(description, "fast")
+    compiled, fast = _compiled(description), make_machine(description, "fast")
     assert draws_directly(compiled._native)
     for seed in range(15):
         ours, theirs, generic, counted = (random.Random(seed), random.Random(seed), random.Random(seed),
@@ -203,7 +210,7 @@ def test_batches_answer_as_single_queries() -> None:
 
 def test_states_convert_and_bad_input_is_refused() -> None:
     description = _game("gdl2/montyhall.gdl")
-    compiled, oracle = make_machine(description, "compiled"), OracleMachine(description)
+    compiled, oracle = _compiled(description), OracleMachine(description)
     state = oracle.next_state(oracle.initial_state(), (Term.parse("(choose 2)"), Term.parse("(hide_car 1)")))
     packed = compiled.convert(state)
     assert isinstance(packed, BitState) and packed.fluents == state.fluents
@@ -217,8 +224,10 @@ def test_states_convert_and_bad_input_is_refused() -> None:
         compiled.next_state(compiled.initial_state(), (Term.parse("(choose 1)"),))
     module = compiled._native
     bits = compiled.initial_state().bits  # type: ignore[attr-defined]
-    for call in (lambda: module.step(bits, (0,)), lambda: module.step(bits, (0, 99)), lambda: module.step(b"x", (0, 0)),
-                 lambda: module.analyze(b""), lambda: module.role_sees(7, bits, (0, 0))):
+    calls: list[Callable[[], object]] = [
+        lambda: module.step(bits, (0,)), lambda: module.step(bits, (0, 99)), lambda: module.step(b"x", (0, 0)),
+        lambda: module.analyze(b""), lambda: module.role_sees(7, bits, (0, 0))]
+    for call in calls:
         with pytest.raises(ValueError):
             call()
 
