@@ -94,7 +94,7 @@ def make_machine(description: GameDescription, reasoner: str = "auto") -> StateM
                         _NOT_COMPILED[digest] = str(exc)
                         log.warning("%s: %s; using the fast reasoner", description.source or "game", exc)
                 elif problem is not None:
-                    _warn_once("compiler", f"the compiled reasoner is unavailable ({problem}); "
+                    _warn_once("compiler", f"the compiled reasoner is unavailable: {problem}; "
                                            "using the fast reasoner (pure Python)")
                 return _shared(description, "fast", digest)
             except GroundingTooLarge:

@@ -73,7 +73,7 @@ def _find_problem() -> str | None:
         return f"compiled machines need CPython, not {sys.implementation.name}"
     command = compiler_command()
     if not command or shutil.which(command[0]) is None:
-        return f"no C compiler found ({' '.join(command) or 'cc'}; set $CC to one)"
+        return f"no C compiler found: {' '.join(command) or 'cc'!r} is not a program here (set $CC to a C compiler)"
     include = Path(sysconfig.get_paths()["include"])
     if not (include / "Python.h").exists():
         return f"the Python headers are not installed ({include / 'Python.h'} is missing; on Debian: python3-dev)"

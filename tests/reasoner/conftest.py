@@ -38,5 +38,5 @@ def no_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
     from ggp import reasoner
     from ggp.reasoner import native
 
-    monkeypatch.setattr(native, "_problem", ["no C compiler found (cc; set $CC to one)"])
+    monkeypatch.setattr(native, "_problem", ["no C compiler found: 'cc' is not a program here (set $CC to a C compiler)"])
     monkeypatch.setattr(reasoner, "_WARNED", set())
