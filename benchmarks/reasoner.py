@@ -228,6 +228,7 @@ def strength_table(games: list[Path], matches: int, clock: float) -> None:
         warm(description, "compiled")  # built once, before the clocks run: the players load it
         warm(description, "fast")
         totals: dict[str, list[float]] = {"compiled": [], "fast": []}
+        failed: list[str] = []
         began = time.perf_counter()
         roles = [r for r in description.roles if str(r) != "random"]
         for i in range(matches):
@@ -238,13 +239,18 @@ def strength_table(games: list[Path], matches: int, clock: float) -> None:
             finally:
                 for client in clients:
                     client.close()
+            if record.status != "finished":
+                failed.append(record.errors[0] if record.errors else record.status)
+                continue
             for role, kind in zip(roles, kinds):
                 totals[kind].append(float(record.goals.get(str(role), 0)))
-        mean = {k: statistics.fmean(v) for k, v in totals.items()}
+        mean = {k: statistics.fmean(v) if v else 0.0 for k, v in totals.items()}
         error = {k: statistics.stdev(v) / math.sqrt(len(v)) if len(v) > 1 else 0.0 for k, v in totals.items()}
-        print(f"  {path.name:24} {matches} matches ({time.perf_counter() - began:.0f} s): compiled "
-              f"{mean['compiled']:.1f} +- {error['compiled']:.1f}, fast {mean['fast']:.1f} +- {error['fast']:.1f} "
-              f"(mean goal per seat)", flush=True)
+        print(f"  {path.name:24} {matches - len(failed)} finished matches ({time.perf_counter() - began:.0f} s): "
+              f"compiled {mean['compiled']:.1f} +- {error['compiled']:.1f}, fast {mean['fast']:.1f} +- "
+              f"{error['fast']:.1f} (mean goal per seat)", flush=True)
+        for reason in sorted(set(failed)):
+            print(f"    {failed.count(reason)} without goals: {reason}")
 
 
 def main() -> None:
