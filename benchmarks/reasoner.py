@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ggp.gdl.load import load_game
+from ggp.gdl.rules import GameDescription
 from ggp.reasoner import REASONERS
 from ggp.reasoner.compiled import CompiledMachine
 from ggp.reasoner.fast import FastMachine
@@ -215,6 +216,36 @@ def percepts_table(games: list[Path], playouts: int = 20) -> None:
                   f"{figures[2]:11.1f} {figures[3]:12.1f}", flush=True)
 
 
+def search_rates(description: GameDescription, seconds: float = 6.0) -> dict[str, float]:
+    """ISMCTS iterations per second with each ground reasoner, one tree per state of seeded
+    random playouts (as if the state were known), measured in alternating rounds."""
+    from ggp.players.ismcts import IsmctsPlayer, _Node
+
+    result: dict[str, float] = {}
+    machines = {"compiled": CompiledMachine(description), "fast": FastMachine(description)}
+    for _ in range(3):
+        for kind, machine in machines.items():
+            player, rng = IsmctsPlayer(rng=random.Random(1)), random.Random(2)
+            states = []
+            for _ in range(3):
+                state = machine.initial_state()
+                while not machine.is_terminal(state):
+                    states.append(state)
+                    state = machine.next_state(state, random_joint_move(machine, state, rng))
+            iterations = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / 3:
+                state = states[iterations % len(states)]
+                roles = [i for i, r in enumerate(machine.roles) if str(r) != "random"]
+                me = roles[iterations % len(roles)]
+                root = _Node(len(machine.roles))
+                for _ in range(20):
+                    player._iterate(machine, root, state, me, machine.legal_moves(state, machine.roles[me]), False)
+                iterations += 20
+            result[kind] = max(result.get(kind, 0.0), iterations / (time.perf_counter() - start))
+    return result
+
+
 def strength_table(games: list[Path], matches: int, clock: float) -> None:
     """``ismcts`` on the compiled reasoner against ``ismcts`` on the fast one, at equal clocks."""
     from ggp.manager.clocks import Clocks
@@ -225,6 +256,8 @@ def strength_table(games: list[Path], matches: int, clock: float) -> None:
     print(f"ismcts (compiled) against ismcts (fast), {clock:g} s per move, seats alternating:")
     for path in games:
         description = load_game(path)
+        print(f"  {path.name:24} ismcts iterations per second (tree and playout, in-process, from the states of "
+              f"seeded playouts): " + ", ".join(f"{kind} {rate:.0f}" for kind, rate in search_rates(description).items()))
         warm(description, "compiled")  # built once, before the clocks run: the players load it
         warm(description, "fast")
         totals: dict[str, list[float]] = {"compiled": [], "fast": []}
