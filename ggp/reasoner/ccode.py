@@ -80,6 +80,25 @@ static void run_rules(Ctx *c, const int32_t *R, int32_t at, int32_t end) {
 """
 
 
+_ANY_OF = """\
+/* Whether one of the bodies BIG[at .. end) holds: each is a literal count and the literals
+ * (index * 4 + 2 for derived atom A[index], index * 4 for fluent index; + 1 when negated). */
+static int any_of(const uint64_t *s, const uint8_t *A, int32_t at, int32_t end) {
+    while (at < end) {
+        int32_t n = BIG[at++], i = 0;
+        for (; i < n; i++) {
+            int32_t code = BIG[at + i], v = code >> 2;
+            int x = (code & 2) ? A[v] : T(v);
+            if (x == (code & 1)) break;
+        }
+        if (i == n) return 1;
+        at += n;
+    }
+    return 0;
+}
+"""
+
+
 class CGenerator(Generator):
     """Writes the C source for one network (the layout of :class:`Generator`, C syntax)."""
 
@@ -89,6 +108,7 @@ class CGenerator(Generator):
         self.index = {atom: i for i, atom in enumerate(sorted(net.bodies))}  # derived atoms in ``A``
         self.analysed: set[int] = set()  # atoms ``g_analyze`` leaves in ``A``: transitions reuse them
         self.mv_sizes = [1]
+        self.big: list[int] = []  # encoded bodies of the large disjunctions ``any_of`` evaluates
 
     # -- expressions -------------------------------------------------------------------------
 
@@ -122,12 +142,42 @@ class CGenerator(Generator):
         parts = [self.lit(p, True, slot) for p in pos] + [self.lit(n, False, slot) for n in neg]
         return " && ".join(parts) if parts else "1"
 
+    def big_or(self, bodies: list[Body]) -> str | None:
+        """A call of ``any_of`` evaluating ``bodies`` from the table ``BIG`` when they read more
+        than :data:`BIG_LITERALS` literals, all fluents or state-only derived atoms; else None.
+        (gcc needs minutes and gigabytes for one expression of 100,000 literals: mastermind.)"""
+        if sum(len(pos) + len(neg) for pos, neg in bodies) <= BIG_LITERALS:
+            return None
+        net = self.net
+        encoded: list[int] = []
+        for pos, neg in bodies:
+            lits: list[int] = []
+            for atom, negated in [(p, 0) for p in pos] + [(n, 1) for n in neg]:
+                if atom == TRUE:
+                    if negated:
+                        break
+                    continue
+                if atom in net.fluent_of:
+                    lits.append(net.fluent_of[atom] << 2 | negated)
+                elif atom in self.index and atom not in net.move_dependent and atom not in self.inputs:
+                    lits.append(self.index[atom] << 2 | 2 | negated)
+                else:
+                    return None
+            else:
+                encoded += [len(lits)] + lits
+        start = len(self.big)
+        self.big += encoded
+        return f"any_of(s, A, {start}, {len(self.big)})"
+
     def disj(self, bodies: list[Body], slot: dict[int, int], flat_limit: int = 0) -> str:
         """Several rule bodies as a C expression of value 0 or 1: with ``||`` and ``&&``
         (stopping at the first false literal, which is usually well predicted), or with ``|``
         and ``&`` (no branch) when they read at most ``flat_limit`` literals in all."""
         if any(not pos and not neg for pos, neg in bodies):
             return "1"
+        call = self.big_or(bodies)
+        if call is not None:
+            return call
         flat = sum(len(pos) + len(neg) for pos, neg in bodies) <= flat_limit
         conds = [self.conj(b, slot) for b in bodies]
         if flat:
@@ -360,6 +410,8 @@ class CGenerator(Generator):
 #: step: 15 % more playouts on Agram, 3 % on breakthrough). Derived atoms keep ``&&``: computed
 #: without branches too, breakthrough lost 40 %.
 FLAT_LITERALS = 8
+#: Rule bodies of one atom reading more literals than this are a table that ``any_of`` reads.
+BIG_LITERALS = 400
 #: Statements per generated function: gcc's optimizer takes time superlinear in a function's
 #: size, so long bodies are split into functions of this many statements called in order.
 CHUNK = 150
@@ -440,4 +492,6 @@ def generate_c(net: Network) -> str:
         + "{" + ", ".join(f"r{r}_MV" if net.sees[r] else "1" for r in range(roles)) + "};",
     ]
     body = "\n".join(w.lines)
-    return f"#define ROLES_ {max(1, roles)}\n#define NA {max(1, len(net.bodies))}\n" + _PROLOGUE + body + "\n" + "\n".join(tail) + "\n"
+    big = f"static const int32_t BIG[{max(1, len(gen.big))}] = {_ints(gen.big)};\n" + _ANY_OF
+    return (f"#define ROLES_ {max(1, roles)}\n#define NA {max(1, len(net.bodies))}\n" + _PROLOGUE + big + body + "\n"
+            + "\n".join(tail) + "\n")

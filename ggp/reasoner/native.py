@@ -36,6 +36,16 @@ RUNTIME = Path(__file__).resolve().with_name("native.c")
 #: The optimisation level: on this straight-line boolean code ``-O2`` compiles two to five
 #: times slower than ``-O1`` (translated Agram: 32 s against 15 s) and runs no faster.
 OPTIMIZE = "-O1"
+#: Past this many bytes of code (tables not counted) ``-O0``: gcc's ``-O1`` takes about 25 s of
+#: CPU per megabyte of this code (blackjack's 4.3 MB: 100 s on a loaded machine, 25 s at
+#: ``-O0``), and ``-O0`` code runs about half as fast.
+LARGE_CODE = 2_000_000
+
+
+def optimization(source: str) -> str:
+    """The optimisation flag for ``source``: ``-O1``, or ``-O0`` for very large code."""
+    code = sum(len(line) + 1 for line in source.splitlines() if not line.startswith("static const"))
+    return OPTIMIZE if code <= LARGE_CODE else "-O0"
 #: Seconds a compilation may take before it is given up.
 COMPILE_TIMEOUT = 900
 
@@ -96,7 +106,7 @@ def compile_source(source: str, name: str, target: Path) -> float:
         path = Path(folder) / f"{name}.c"
         path.write_text(source + RUNTIME.read_text(encoding="utf-8"), encoding="utf-8")
         out = Path(folder) / f"{name}.so"
-        command = compiler_command() + [OPTIMIZE, "-fPIC", "-shared", "-w", f"-I{include}",
+        command = compiler_command() + [optimization(source), "-fPIC", "-shared", "-w", f"-I{include}",
                                         f"-DMODULE_NAME={name}", "-o", str(out), str(path)]
         if sys.platform == "darwin":
             command += ["-undefined", "dynamic_lookup"]
