@@ -101,13 +101,14 @@ def trace_match(moves: Moves, experiment: str, machine: StateMachine, rollouts: 
         if len(joint) != len(roles):
             raise AnalysisError(f"{where}: {len(joint)} moves for {len(roles)} roles")
         legal = machine.all_legal_moves(state)
+        for role, move, options in zip(roles, joint, legal):
+            if move not in options:
+                raise AnalysisError(f"{where}: {role} played {move}, which is not legal")
         fluents = state.fluents
         for role_index, seat in seat_index.items():
             options = legal[role_index]
             if len(options) < 2 and (not options or options[0] == NOOP):
                 continue
-            if joint[role_index] not in options:
-                raise AnalysisError(f"{where}: {roles[role_index]} played {joint[role_index]}, which is not legal")
             turns.append(_turn(machine, state, fluents, legal, joint, step, role_index, seat, seats, rollouts,
                                f"{seed}/{step}/{seat}", cards))
         state = machine.next_state(state, joint)
