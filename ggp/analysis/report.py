@@ -210,7 +210,8 @@ def _notes(report: Report) -> str:
     if len(report.problems) > 50:
         items.append(f"<li>... and {len(report.problems) - 50} more</li>")
     machine = report.machine
-    setting = ", ".join(f"{k} = {v}" for k, v in report.settings.items() if k not in ("tournaments",) and v is not None)
+    setting = ", ".join(f"{k} = {' '.join(map(str, v)) if isinstance(v, list) else v}"
+                        for k, v in report.settings.items() if k != "tournaments" and v is not None)
     lines = ["<h2>About these figures</h2>",
              f'<p class="muted">Settings: {_e(setting)}.</p>']
     if report.settings.get("tournaments"):

@@ -124,6 +124,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         return 2
     require_matplotlib()
     hooks = BarHooks(args.quiet)
+    folder: Path | None = None
     with stop_on_signals():
         try:
             if args.resume is not None:
@@ -134,7 +135,10 @@ def run_analyze(args: argparse.Namespace) -> int:
             return _run(plan, folder, args, hooks)
         except KeyboardInterrupt as exc:
             hooks.end()
-            print("ggp analyze: interrupted", file=sys.stderr)
+            if folder is not None and (folder / "plan.json").exists():
+                print(f"ggp analyze: stopped; finish it with: ggp analyze --resume {folder}", file=sys.stderr)
+            else:
+                print("ggp analyze: interrupted", file=sys.stderr)
             return exit_status(exc)
 
 

@@ -91,3 +91,23 @@ def test_tag_metrics_of_the_known_games(folder: Path) -> None:
     assert metric(flips, "game_length").estimate.value == 7.0  # the coin is a step of its own
     assert metric(flips, "state_size_growth").estimate.value == pytest.approx(1 / 7)  # the winner's fluent
     assert not data.has_cards and not any(m.family == "cards" for m in metrics)
+
+
+def test_a_game_with_one_seat_measures_order_against_random_alone(folder: Path) -> None:
+    from tests.analysis.support import plan_for
+    from ggp.analysis.run import run_analysis
+    from tests.conftest import RULESHEETS
+
+    out = folder / "montyhall"
+    plan = plan_for(RULESHEETS / "montyhall.kif", games=20, order_games=20, rollouts=4, db=out / "m.sqlite3")
+    outcome = run_analysis(plan, out)
+    assert outcome.dataset is not None and outcome.problems == []
+    metrics = all_metrics(outcome.dataset)
+    fairness = metric(metrics, "fairness")
+    assert fairness.estimate.value is None and "one seat" in fairness.note
+    order = metric(metrics, "order")
+    strong, base = (dict(order.parts)[k] for k in ("tests.analysis.support:QuickPimc's win rate", "random's win rate"))
+    assert strong.n == base.n == 10  # the strong player and random alone, alternately
+    # the counted pimc always switches doors: it wins 2/3 of the time, random 1/2
+    assert strong.contains(2 / 3) and base.contains(1 / 2)
+    assert order.estimate.value is not None and order.estimate.contains((2 / 3 - 1 / 2) / (1 - 1 / 2))
