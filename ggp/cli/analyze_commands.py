@@ -157,8 +157,9 @@ def _new_plan(args: argparse.Namespace, hooks: BarHooks) -> tuple[Any, Path]:
     for spec in [*players, *([order_player] if order_player else [])]:
         if not spec.startswith(("http://", "https://")):
             player_class(spec)  # an unknown player is an error before any match
-    if args.reference is not None:
-        load_reference(args.reference, args.file)  # a bad reference file is an error before any match
+    if args.reference is not None:  # a bad reference file is an error before any match
+        if load_reference(args.reference, args.file) is None:
+            hooks.say(f"{args.reference} has no figures for {Path(args.file).name}: nothing to compare with")
     description = load_game(args.file)
     seats = seat_count(description)
     if seats == 0:

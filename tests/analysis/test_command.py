@@ -140,6 +140,15 @@ def test_usage_errors(environ: dict[str, str], tmp_path: Path) -> None:
     bad.write_text("(role a)\n(<= (legal a x)\n")
     run = ggp(environ, "analyze", str(bad))
     assert run.returncode == 1 and f"{bad}:2:" in run.stderr and "Traceback" not in run.stderr
+    reference = tmp_path / "reference.json"
+    reference.write_text('{"skill.kif": ')
+    run = ggp(environ, "analyze", game, "--reference", str(reference))
+    assert run.returncode == 1 and f"{reference}:1:" in run.stderr and "Traceback" not in run.stderr
+    reference.write_text('{"other.rcy": {"players": 2}}')
+    run = ggp(environ, "analyze", game, "--reference", str(reference), "--games", "2", "--order-games", "0",
+              "--rollouts", "0", "--seed", "1", "--out", str(tmp_path / "out"), "--db", str(tmp_path / "m.sqlite3"))
+    assert run.returncode == 0 and "has no figures for skill.kif" in run.stderr, run.stderr
+    assert json.loads((tmp_path / "out" / "analysis.json").read_text())["reference"]["comparisons"] == []
 
 
 def _stored_matches(db: Path) -> int:
