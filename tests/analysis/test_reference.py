@@ -65,6 +65,8 @@ KNOWN = {
     "KuhnPoker2.rcy": "the engine's turns and wins are not what the rules give (worked out by hand above)",
     # 60 matches (seed 5): every match a tie at 99 chips each, 2.17 turns against the engine's 4.57
     "Blackjack2.rcy": "the translation skips the hit-or-stay stage after the bids (a translator issue)",
+    # 60 matches (seed 5): 22.75 turns (20.3..25.2) against the engine's 17.04; options and seat shares agree
+    "Pairs2.rcy": "matches of the translated game are longer than the engine's (cause not found yet)",
 }
 SLOW = ["Agram4.rcy", "Agram2.rcy", "KuhnPoker2.rcy", "NinetyEight2.rcy", "Pairs2.rcy", "LAMA2.rcy",
         "Blackjack2.rcy", "Polignac4.rcy"]
