@@ -3,7 +3,7 @@
     python benchmarks/belief.py [--only agram dominion faults strength] [--seeds N] [--matches N]
                                 [--strength-matches N]
 
-``agram``
+``agram`` (``--reasoner``: the state machine, default ``auto``)
     Translated Agram (``rulesheets/agram.rcy``), role ``player0``, seeded all-random matches:
     the time of each belief update and legal-move query over the first 60 steps (as a player
     makes them: a deadline
@@ -49,7 +49,7 @@ from ggp.gdl.terms import Constant  # noqa: E402
 from ggp.manager.clocks import Clocks  # noqa: E402
 from ggp.manager.runner import MatchSettings, run_match  # noqa: E402
 from ggp.manager.seating import ClientPool  # noqa: E402
-from ggp.reasoner import make_machine  # noqa: E402
+from ggp.reasoner import REASONERS, make_machine  # noqa: E402
 from ggp.reasoner.machine import StateMachine  # noqa: E402
 
 RULESHEETS = ROOT / "rulesheets"
@@ -102,13 +102,14 @@ def updates(game: GameDescription, machine: StateMachine, role: Constant, seed: 
     return times
 
 
-def bench_agram(seeds: int) -> None:
+def bench_agram(seeds: int, reasoner: str = "auto") -> None:
     game = load_game(RULESHEETS / "agram.rcy")
-    machine = make_machine(game)
+    machine = make_machine(game, reasoner)
     role = Constant("player0")
     updates(game, machine, role, 0, 3)  # warm up: the role's percept code is compiled once
     gc.freeze()
-    print(f"agram, {role}, first 60 steps of {seeds} seeded all-random matches (update seconds):")
+    print(f"agram, {role}, first 60 steps of {seeds} seeded all-random matches (update seconds, "
+          f"{type(machine).__name__}):")
     print(f"  {'seed':>4} {'slowest':>9} {'step 10':>9} {'step 60':>9} {'60/10':>6} {'mean':>9}")
     slowest, tens, sixties = [], [], []
     for seed in range(1, seeds + 1):
@@ -224,11 +225,13 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="Agram matches for the update times (default 5)")
     parser.add_argument("--matches", type=int, default=20, help="matches per fault experiment (default 20)")
     parser.add_argument("--strength-matches", type=int, default=300, help="matches per strength experiment (default 300)")
+    parser.add_argument("--reasoner", choices=REASONERS, default="auto",
+                        help="the state machine of the agram updates (default auto: compiled where a C compiler is present)")
     args = parser.parse_args()
     for name in args.only:
         began = time.perf_counter()
         if name == "agram":
-            bench_agram(args.seeds)
+            bench_agram(args.seeds, args.reasoner)
         elif name == "dominion":
             bench_dominion(20)
         elif name == "faults":

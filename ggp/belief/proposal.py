@@ -184,11 +184,28 @@ class StepModel:
             else:
                 self.evaluations += 1
                 try:
-                    ok = self.machine.role_percepts(state, joint, self.role) == obs.percepts
+                    ok = self.machine.role_percepts_match(state, [joint], self.role, obs.percepts)[0]
                 except ReasonerError:
                     ok = False
             options.seen[joint] = ok
         return ok
+
+    def seen_all(self, state: State, options: _Options, joints: list[JointMove]) -> list[bool]:
+        """:meth:`seen` for each of ``joints``, those not checked yet asked of the machine in
+        one batch (:meth:`~ggp.reasoner.machine.StateMachine.role_percepts_match`)."""
+        obs = self.observation
+        if obs.percepts is None or obs.joint is not None:
+            return [True] * len(joints)
+        unknown = list(dict.fromkeys(j for j in joints if j not in options.seen))
+        if unknown:
+            try:
+                found = self.machine.role_percepts_match(state, unknown, self.role, obs.percepts)
+            except ReasonerError:  # some joint move fails: check them one by one
+                found = [self.seen(state, options, joint) for joint in unknown]
+            else:
+                self.evaluations += len(unknown)
+            options.seen.update(zip(unknown, found))
+        return [options.seen[joint] for joint in joints]
 
     def after(self, state: State, options: _Options, joint: JointMove) -> State | None:
         """The state after ``joint``, unless it is terminal when the match went on (or not
@@ -217,8 +234,10 @@ class StepModel:
             return []
         if options.feasible is None:
             found: list[Explanation] = []
-            for joint, p in self._combinations(options):
-                after = self.check(state, options, joint)
+            combinations = self._combinations(options)
+            shown = self.seen_all(state, options, [joint for joint, _ in combinations])
+            for (joint, p), ok in zip(combinations, shown):
+                after = self.after(state, options, joint) if ok else None
                 if after is not None:
                     found.append((joint, p, after))
             options.feasible = found
@@ -297,7 +316,9 @@ class StepModel:
                     factor: Callable[[float], float] = lambda mass: mass) -> tuple[JointMove, State, float] | None:
         """A move drawn in proportion to its prior among all candidates that show the role its
         percepts (every one checked), the state after it and ``factor`` of their prior mass."""
-        shown = [(joint, p) for joint, p in self._combinations(options) if self.seen(state, options, joint)]
+        combinations = self._combinations(options)
+        flags = self.seen_all(state, options, [joint for joint, _ in combinations])
+        shown = [(joint, p) for (joint, p), ok in zip(combinations, flags) if ok]
         total = sum(p for _, p in shown)
         if not shown or total <= 0:
             return None

@@ -17,7 +17,7 @@ from ggp.errors import GGPError, InvalidGameError
 
 #: Modules under :mod:`ggp.cli` that add subcommands, in the order ``--help`` lists them.
 COMMAND_MODULES = ("gdl_commands", "recycle_commands", "match_commands", "player_commands", "belief_commands",
-                   "view_commands", "spiel_commands")
+                   "view_commands", "spiel_commands", "analyze_commands")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,8 @@ from ggp.errors import Location, Problem
 from ggp.gdl.load import load_game
 from ggp.reasoner import REASONERS, make_machine
 from ggp.reasoner.domains import DEFAULT_MAX_SECONDS
-from ggp.reasoner.play import perft, random_playout
+from ggp.reasoner.machine import PlayoutTotals
+from ggp.reasoner.play import perft, random_playouts
 
 
 def register(sub: Any) -> None:
@@ -56,8 +57,9 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "verify",
-        help="cross-check the fast reasoner against the clingo oracle",
-        description="Play N seeded random playouts, asking both the fast reasoner and the clingo "
+        help="cross-check a ground reasoner (compiled or fast) against the clingo oracle",
+        description="Play N seeded random playouts, asking both a ground reasoner (--reasoner: the "
+        "compiled one, the fast one, or auto: compiled where a C compiler is present) and the clingo "
         "oracle every query (legal moves, terminal, goals, next state, percepts). Reports the first "
         "disagreement (state, query, both answers) and exits 1, or reports success.",
     )
@@ -68,13 +70,17 @@ def register(sub: Any) -> None:
                    help=f"time the fast reasoner may take to ground the game (default {DEFAULT_MAX_SECONDS:g}; "
                    "a game past it cannot be checked)")
     quiet_option(p)
+    p.add_argument("--reasoner", choices=("auto", "compiled", "fast"), default="auto",
+                   help="the reasoner checked against the oracle (default auto: compiled where a C compiler is "
+                   "present, else fast)")
     p.set_defaults(run=run_verify)
 
 
 def _reasoner_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--reasoner", choices=REASONERS, default="auto",
-        help="fast: ground network; oracle: clingo per state; auto (default): fast unless the game is too large to ground"
+        help="compiled: ground network as C; fast: ground network as Python; oracle: clingo per state; auto "
+        "(default): compiled (fast without a C compiler) unless the game is too large to ground"
     )
 
 
@@ -134,30 +140,29 @@ def run_playout(args: argparse.Namespace) -> int:
         print("ggp playout: --count must be 1 or more", file=sys.stderr)
         return 2
     machine = make_machine(load_game(args.file), args.reasoner)
-    rng = random.Random(args.seed)
-    totals: dict[str, int] = {}
-    seen: dict[str, int] = {}
-    length = 0
-    unfinished = 0
     start = time.perf_counter()
+    rng = random.Random(args.seed)
+    totals = PlayoutTotals(0, 0, 0, {}, {})
+    chunk = max(1, args.count // 100)  # the same draws as one call, with progress between chunks
     with Progress(args.count, "playouts", quiet=args.quiet) as bar:
-        for _ in range(args.count):
-            result = random_playout(machine, rng)
-            bar.update()
-            length += result.length
-            unfinished += not result.finished
-            for role, value in result.goals.items():
-                totals[str(role)] = totals.get(str(role), 0) + value
-                seen[str(role)] = seen.get(str(role), 0) + 1
+        while totals.playouts < args.count:
+            part = random_playouts(machine, rng, min(chunk, args.count - totals.playouts))
+            totals = PlayoutTotals(
+                totals.playouts + part.playouts, totals.steps + part.steps, totals.unfinished + part.unfinished,
+                {r: totals.goal_sums.get(r, 0) + part.goal_sums.get(r, 0) for r in {**totals.goal_sums, **part.goal_sums}},
+                {r: totals.goal_counts.get(r, 0) + part.goal_counts.get(r, 0)
+                 for r in {**totals.goal_counts, **part.goal_counts}})
+            bar.update(part.playouts)
     elapsed = time.perf_counter() - start
-    report = {
+    report: dict[str, Any] = {
         "playouts": args.count,
-        "mean_length": length / args.count,
+        "mean_length": totals.steps / args.count,
         "playouts_per_second": args.count / elapsed if elapsed > 0 else float("inf"),
-        "mean_goals": {str(r): totals[str(r)] / seen[str(r)] for r in machine.roles if str(r) in seen},
+        "mean_goals": {str(r): totals.goal_sums[r] / totals.goal_counts[r] for r in machine.roles
+                       if r in totals.goal_counts},
     }
-    if unfinished:
-        report["unfinished"] = unfinished
+    if totals.unfinished:
+        report["unfinished"] = totals.unfinished
     print(json.dumps(report))
     return 0
 
@@ -169,9 +174,14 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.grounding_seconds <= 0:
         print("ggp verify: --grounding-seconds must be positive", file=sys.stderr)
         return 2
+    reasoner = args.reasoner
+    if reasoner == "auto":
+        from ggp.reasoner import compiled_unavailable
+
+        reasoner = "fast" if compiled_unavailable() else "compiled"
     description = load_game(args.file)
     with Progress(args.count, "playouts", quiet=args.quiet) as bar:
         report = cross_check(description, args.count, args.seed, max_seconds=args.grounding_seconds,
-                             progress=lambda done: bar.update())
+                             reasoner=reasoner, progress=lambda done: bar.update())
     print(report.describe())
     return 0 if report.ok else 1

@@ -136,7 +136,7 @@ class IsmctsPlayer(Player):
                     joint.append(_select(node.edges[i], moves, rng))
             move = tuple(joint)
             path.append((node, move))
-            key: Hashable = move if observed else (move[me], machine.percepts(state, move).get(machine.roles[me]))
+            key: Hashable = move if observed else (move[me], machine.role_percepts(state, move, machine.roles[me]))
             state = machine.next_state(state, move)
             child = node.children.get(key)
             if child is None:

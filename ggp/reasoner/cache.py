@@ -75,7 +75,8 @@ def generator_version() -> str:
     global _version
     if _version is None:
         here = Path(__file__).resolve().parent
-        sources = sorted(here.glob("*.py")) + [here.parent / "gdl" / "terms.py", here.parent / "gdl" / "rules.py"]
+        sources = sorted(here.glob("*.py")) + sorted(here.glob("*.c"))
+        sources += [here.parent / "gdl" / "terms.py", here.parent / "gdl" / "rules.py"]
         digest = hashlib.sha256(GENERATOR_VERSION.encode())
         for path in sources:
             digest.update(path.name.encode() + b"\0")

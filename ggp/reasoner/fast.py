@@ -121,8 +121,11 @@ class PackedState(State):
         return self._hash
 
 
-class FastMachine(StateMachine):
-    """A state machine evaluating the ground network with generated straight-line Python.
+class GroundMachine(StateMachine):
+    """What the machines evaluating the ground network share: the grounding, the network, the
+    terms behind its indices, the disk cache and the analyses of the network. Subclasses load
+    their code in :meth:`_load_code` (:class:`FastMachine`: generated Python;
+    :class:`~ggp.reasoner.compiled.CompiledMachine`: generated C).
 
     With ``cache=True`` the machine is loaded from the disk cache when it is there, and what is
     built is stored there (see :mod:`ggp.reasoner.cache`; ``from_cache`` says which happened).
@@ -155,15 +158,12 @@ class FastMachine(StateMachine):
         self._move_index = [{m: i for i, m in enumerate(ms)} for ms in face.moves]
         self._seen_terms = face.sees
         self._sees = [(r, term) for r, seen in enumerate(face.sees) for term in seen]
-        self._initial = PackedState(face.init, self._fluents)
-        main = self.module("main")
-        self._analyze: Callable[[bytes], Analysis] = _entry(main, "analyze")
-        self._goals: Callable[[bytes], tuple[list[int], ...]] = _entry(main, "goals")
-        self._step: Callable[[bytes, tuple[int, ...]], bytes] = _entry(main, "step")
-        self._playout: Callable[[bytes, Callable[[int], int], int], tuple[bytes, int, bool]] = main["playout"]
-        self._step_sees: Callable[[bytes, tuple[int, ...]], tuple[bytes, list[int]]] | None = None
-        self._role_sees: list[Callable[[bytes, tuple[int, ...]], list[int]] | None] = [None] * len(self.roles)
+        self._load_code()
         self.build_seconds = time.perf_counter() - start
+
+    def _load_code(self) -> None:
+        """Load (or generate) the code evaluating the network."""
+        raise NotImplementedError
 
     # -- building and the cache ----------------------------------------------------------------
 
@@ -260,6 +260,51 @@ class FastMachine(StateMachine):
 
     def compile_all(self) -> None:
         """Compile every generated module and compute every analysis now (filling the cache)."""
+        for role in self.roles:
+            self.percept_moves(role)
+
+    def _indices(self, joint: Sequence[Term]) -> tuple[int, ...]:
+        if len(joint) != len(self.roles):
+            raise ReasonerError(f"a joint move needs {len(self.roles)} moves, got {len(joint)}")
+        try:
+            return tuple(table[move] for table, move in zip(self._move_index, joint))
+        except KeyError as exc:
+            raise ReasonerError(f"move {exc.args[0]} can never be legal in this game") from None
+
+    def percept_moves(self, role: Constant) -> PerceptMoves:
+        """Per percept ``role`` can see that reveals moves, the moves it reveals (see
+        :mod:`ggp.reasoner.percept_moves`)."""
+        r = self._role_index.get(role)
+        if r is None:
+            return {}
+
+        def compute() -> PerceptMoves:
+            from ggp.reasoner.percept_moves import percept_moves
+
+            return percept_moves(self.network, r)
+
+        return self._derived(f"percept_moves{r}", dict, compute)
+
+
+class FastMachine(GroundMachine):
+    """A state machine evaluating the ground network with generated straight-line Python.
+
+    With ``cache=True`` the machine is loaded from the disk cache when it is there, and what is
+    built is stored there (see :mod:`ggp.reasoner.cache`; ``from_cache`` says which happened).
+    """
+
+    def _load_code(self) -> None:
+        self._initial = PackedState(self._face.init, self._fluents)
+        main = self.module("main")
+        self._analyze: Callable[[bytes], Analysis] = _entry(main, "analyze")
+        self._goals: Callable[[bytes], tuple[list[int], ...]] = _entry(main, "goals")
+        self._step: Callable[[bytes, tuple[int, ...]], bytes] = _entry(main, "step")
+        self._playout: Callable[[bytes, Callable[[int], int], int], tuple[bytes, int, bool]] = main["playout"]
+        self._step_sees: Callable[[bytes, tuple[int, ...]], tuple[bytes, list[int]]] | None = None
+        self._role_sees: list[Callable[[bytes, tuple[int, ...]], list[int]] | None] = [None] * len(self.roles)
+
+    def compile_all(self) -> None:
+        """Compile every generated module and compute every analysis now (filling the cache)."""
         self.module("sees")
         for r, role in enumerate(self.roles):
             if self._seen_terms[r]:
@@ -278,14 +323,6 @@ class FastMachine(StateMachine):
         if result is None:
             result = state.analysis = self._analyze(state.bits)
         return result
-
-    def _indices(self, joint: Sequence[Term]) -> tuple[int, ...]:
-        if len(joint) != len(self.roles):
-            raise ReasonerError(f"a joint move needs {len(self.roles)} moves, got {len(joint)}")
-        try:
-            return tuple(table[move] for table, move in zip(self._move_index, joint))
-        except KeyError as exc:
-            raise ReasonerError(f"move {exc.args[0]} can never be legal in this game") from None
 
     # -- the state machine ---------------------------------------------------------------------
 
@@ -368,20 +405,6 @@ class FastMachine(StateMachine):
             role_sees = self._role_sees[r] = _entry(self.module(f"sees{r}"), "role_sees")
         terms = self._seen_terms[r]
         return frozenset([terms[i] for i in role_sees(self._packed(state).bits, self._indices(joint))])
-
-    def percept_moves(self, role: Constant) -> PerceptMoves:
-        """Per percept ``role`` can see that reveals moves, the moves it reveals (see
-        :mod:`ggp.reasoner.percept_moves`)."""
-        r = self._role_index.get(role)
-        if r is None:
-            return {}
-
-        def compute() -> PerceptMoves:
-            from ggp.reasoner.percept_moves import percept_moves
-
-            return percept_moves(self.network, r)
-
-        return self._derived(f"percept_moves{r}", dict, compute)
 
     def depth_charge(self, state: State, rng: random.Random, max_steps: int) -> tuple[State, int, bool]:
         """A uniform random playout in one generated loop (same choices as the generic one)."""

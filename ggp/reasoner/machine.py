@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
@@ -62,6 +63,19 @@ class FluentState(State):
 
     def __hash__(self) -> int:
         return hash(self._fluents)
+
+
+@dataclass(frozen=True)
+class PlayoutTotals:
+    """What many random playouts add up to: their number, steps, how many stopped at the step
+    limit, and per role the sum and the number of its goal values at the ends (a role without a
+    goal value in a final state is not counted there)."""
+
+    playouts: int
+    steps: int
+    unfinished: int
+    goal_sums: dict[Constant, int]
+    goal_counts: dict[Constant, int]
 
 
 class StateMachine(ABC):
@@ -134,6 +148,17 @@ class StateMachine(ABC):
         cannot tell without playing (the default)."""
         return None
 
+    def role_percepts_match(self, state: State, joints: Sequence[Sequence[Term]], role: Constant,
+                            percepts: frozenset[Term]) -> list[bool]:
+        """For each joint move of ``joints``, whether ``role`` sees exactly ``percepts`` on the
+        transition from ``state`` (a particle filter's test of many candidates at once; a
+        reasoner may answer the whole batch in one call)."""
+        return [self.role_percepts(state, joint, role) == percepts for joint in joints]
+
+    def next_states(self, state: State, joints: Sequence[Sequence[Term]]) -> list[State]:
+        """The state after each joint move of ``joints`` (a batch of :meth:`next_state`)."""
+        return [self.next_state(state, joint) for joint in joints]
+
     def all_legal_moves(self, state: State) -> tuple[tuple[Term, ...], ...]:
         """The legal moves of every role, in role order."""
         return tuple(self.legal_moves(state, role) for role in self.roles)
@@ -155,6 +180,52 @@ class StateMachine(ABC):
             state = self.next_state(state, random_joint_move(self, state, rng))
             steps += 1
         return state, steps, True
+
+    def playout_totals(self, state: State, rng: random.Random, count: int, max_steps: int) -> PlayoutTotals:
+        """``count`` random playouts from ``state`` (each as :meth:`depth_charge`, then the final
+        goals), summed. Reasoners may override it with one loop that draws alike.
+
+        Raises :class:`~ggp.errors.ReasonerError` when a role has several goal values at an end.
+        """
+        steps = unfinished = 0
+        sums: dict[Constant, int] = {}
+        counts: dict[Constant, int] = {}
+        for _ in range(count):
+            final, length, finished = self.depth_charge(state, rng, max_steps)
+            steps += length
+            unfinished += not finished
+            for role, value in self.goals(final).items():
+                sums[role] = sums.get(role, 0) + value
+                counts[role] = counts.get(role, 0) + 1
+        order = {role: i for i, role in enumerate(self.roles)}
+        return PlayoutTotals(count, steps, unfinished, dict(sorted(sums.items(), key=lambda kv: order[kv[0]])),
+                             dict(sorted(counts.items(), key=lambda kv: order[kv[0]])))
+
+    def perft(self, state: State, depth: int) -> int:
+        """The number of joint-move sequences of exactly ``depth`` steps from ``state``.
+
+        Every role's legal moves count (``random`` included); a terminal state reached before
+        ``depth`` ends its sequence and is not counted. Reasoners may count faster.
+        """
+        import itertools
+
+        if depth < 0:
+            raise ValueError("perft depth must be 0 or more")
+
+        def count(s: State, d: int) -> int:
+            if d == 0:
+                return 1
+            if self.is_terminal(s):
+                return 0
+            legal = self.all_legal_moves(s)
+            if d == 1:
+                total = 1
+                for moves in legal:
+                    total *= len(moves)
+                return total
+            return sum(count(self.next_state(s, joint), d - 1) for joint in itertools.product(*legal))
+
+        return count(state, depth)
 
     def convert(self, state: State) -> State:
         """``state`` (possibly of another machine) as a state of this machine."""

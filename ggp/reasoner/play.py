@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ggp.gdl.terms import Constant, Term
-from ggp.reasoner.machine import JointMove, State, StateMachine, random_joint_move
+from ggp.reasoner.machine import JointMove, PlayoutTotals, State, StateMachine, random_joint_move
 
 #: Playouts stop after this many steps unless told otherwise (a game that never ends).
 DEFAULT_MAX_STEPS = 10_000
@@ -49,23 +49,17 @@ def perft(machine: StateMachine, depth: int, state: State | None = None) -> int:
     """The number of joint-move sequences of exactly ``depth`` steps from ``state``.
 
     Every role's legal moves count (``random`` included); a terminal state reached before
-    ``depth`` ends its sequence and is not counted.
+    ``depth`` ends its sequence and is not counted (:meth:`StateMachine.perft`).
     """
-    start = machine.initial_state() if state is None else state
+    return machine.perft(machine.initial_state() if state is None else state, depth)
 
-    def count(s: State, d: int) -> int:
-        if d == 0:
-            return 1
-        if machine.is_terminal(s):
-            return 0
-        if d == 1:
-            total = 1
-            for moves in machine.all_legal_moves(s):
-                total *= len(moves)
-            return total
-        return sum(count(machine.next_state(s, joint), d - 1) for joint in joint_moves(machine, s))
 
-    return count(start, depth)
+def random_playouts(machine: StateMachine, rng: random.Random, count: int, state: State | None = None,
+                    max_steps: int = DEFAULT_MAX_STEPS) -> PlayoutTotals:
+    """``count`` uniformly random playouts from ``state`` (default: the initial state), summed:
+    the same draws, in the same order, as ``count`` calls of :func:`random_playout`."""
+    current = machine.initial_state() if state is None else state
+    return machine.playout_totals(current, rng, count, max_steps)
 
 
 def history_states(machine: StateMachine, joints: list[tuple[Term, ...]], state: State | None = None) -> list[State]:
@@ -77,4 +71,4 @@ def history_states(machine: StateMachine, joints: list[tuple[Term, ...]], state:
         states.append(current)
     return states
 
-__all__ = ["Playout", "history_states", "joint_moves", "perft", "random_joint_move", "random_playout"]
+__all__ = ["Playout", "history_states", "joint_moves", "perft", "random_joint_move", "random_playout", "random_playouts"]

@@ -181,12 +181,21 @@ def compare_machines(
 
 
 def cross_check(description: GameDescription, count: int, seed: int, max_steps: int = 1000,
-                max_seconds: float = DEFAULT_MAX_SECONDS,
+                max_seconds: float = DEFAULT_MAX_SECONDS, reasoner: str = "fast",
                 progress: Callable[[int], None] | None = None) -> CrossCheckReport:
-    """The fast reasoner (given ``max_seconds`` to ground) against the clingo oracle on ``count``
-    seeded playouts (``progress`` as for :func:`compare_machines`)."""
-    from ggp.reasoner.fast import FastMachine
+    """A ground reasoner (``"fast"`` or ``"compiled"``, given ``max_seconds`` to ground) against
+    the clingo oracle on ``count`` seeded playouts (``progress`` as for :func:`compare_machines`)."""
+    from ggp.reasoner.fast import FastMachine, GroundMachine
     from ggp.reasoner.oracle import OracleMachine
 
-    return compare_machines(FastMachine(description, max_seconds=max_seconds), OracleMachine(description), count,
-                            seed, ("fast", "oracle"), max_steps, progress)
+    machine: GroundMachine
+    if reasoner == "compiled":
+        from ggp.reasoner.compiled import CompiledMachine
+
+        machine = CompiledMachine(description, max_seconds=max_seconds, cache=True)
+    elif reasoner == "fast":
+        machine = FastMachine(description, max_seconds=max_seconds)
+    else:
+        raise ValueError(f"cross_check checks the fast or the compiled reasoner, not {reasoner!r}")
+    return compare_machines(machine, OracleMachine(description), count, seed, (reasoner, "oracle"), max_steps,
+                            progress)

@@ -20,3 +20,23 @@ def isolated_cache(session_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
     monkeypatch.setenv("GGP_CACHE_DIR", str(session_cache))
     monkeypatch.delenv("GGP_NO_CACHE", raising=False)
     yield
+
+
+@pytest.fixture
+def compiler() -> None:
+    """Skips the test when the compiled reasoner cannot be built here (no C compiler)."""
+    from ggp.reasoner import compiled_unavailable
+
+    problem = compiled_unavailable()
+    if problem is not None:
+        pytest.skip(f"the compiled reasoner is unavailable: {problem}")
+
+
+@pytest.fixture
+def no_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process behaves as on a machine without a C compiler."""
+    from ggp import reasoner
+    from ggp.reasoner import native
+
+    monkeypatch.setattr(native, "_problem", ["no C compiler found: 'cc' is not a program here (set $CC to a C compiler)"])
+    monkeypatch.setattr(reasoner, "_WARNED", set())

@@ -20,7 +20,7 @@ from ggp.gdl.rules import GameDescription
 from ggp.reasoner import cache, make_machine, warm
 from ggp.reasoner.cache import CacheEntry
 from ggp.reasoner.domains import DEFAULT_MAX_RULES, GroundingTooLarge
-from ggp.reasoner.fast import FastMachine
+from ggp.reasoner.fast import FastMachine, GroundMachine
 from ggp.reasoner.play import joint_moves
 from ggp.reasoner.verify import compare_machines
 from tests.conftest import RULESHEETS, ROOT, shared_path
@@ -46,7 +46,7 @@ def _no_grounding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     def refuse(self: FastMachine) -> None:
         raise AssertionError("the machine was grounded again")
 
-    monkeypatch.setattr(FastMachine, "_ground", refuse)
+    monkeypatch.setattr(GroundMachine, "_ground", refuse)
     loaded: list[str] = []
     load = CacheEntry.load_value
 
@@ -162,7 +162,7 @@ def test_the_version_follows_the_source(tmp_path: Path, monkeypatch: pytest.Monk
     copy = tmp_path / "ggp"
     (copy / "reasoner").mkdir(parents=True)
     (copy / "gdl").mkdir()
-    for path in package.glob("*.py"):
+    for path in [*package.glob("*.py"), *package.glob("*.c")]:
         (copy / "reasoner" / path.name).write_bytes(path.read_bytes())
     for name in ("terms.py", "rules.py"):
         (copy / "gdl" / name).write_bytes((package.parent / "gdl" / name).read_bytes())
@@ -171,10 +171,13 @@ def test_the_version_follows_the_source(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(cache, "__file__", str(copy / "reasoner" / "cache.py"))
     monkeypatch.setattr(cache, "_version", None)
     assert cache.generator_version() == original
-    codegen = copy / "reasoner" / "codegen.py"
-    codegen.write_bytes(codegen.read_bytes() + b"\n")
-    monkeypatch.setattr(cache, "_version", None)
-    assert cache.generator_version() != original
+    versions = {original}
+    for name in ("codegen.py", "native.c"):  # the Python generator, and the compiled machine's runtime
+        source = copy / "reasoner" / name
+        source.write_bytes(source.read_bytes() + b"\n")
+        monkeypatch.setattr(cache, "_version", None)
+        versions.add(cache.generator_version())
+    assert len(versions) == 3
 
 
 def test_no_cache_turns_it_off(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,7 +236,7 @@ def test_entries_past_the_byte_bound_are_pruned(cache_dir: Path, monkeypatch: py
     assert sorted(p.name for p in (cache_dir / "reasoner").iterdir()) == sorted(_entry(d).name for d in games[1:])
 
 
-def test_make_machine_and_warm_use_the_cache(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_make_machine_and_warm_use_the_cache(cache_dir: Path, monkeypatch: pytest.MonkeyPatch, no_compiler: None) -> None:
     monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
     description = load_game(RULESHEETS / "kuhn.rcy")
     machine = warm(description)
@@ -242,6 +245,48 @@ def test_make_machine_and_warm_use_the_cache(cache_dir: Path, monkeypatch: pytes
     _no_grounding(monkeypatch)
     again = make_machine(description)
     assert isinstance(again, FastMachine) and again.from_cache and again is not machine
+
+
+def test_a_compiled_machine_comes_from_the_cache_without_grounding_or_compiling(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch, compiler: None) -> None:
+    from ggp.reasoner import native
+    from ggp.reasoner.compiled import CompiledMachine
+
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
+    description = load_game(RULESHEETS / "kuhn.rcy")
+    machine = warm(description)
+    assert isinstance(machine, CompiledMachine) and not machine.from_cache and not machine.code_from_cache
+    assert machine.compile_seconds > 0
+    fresh = FastMachine(description)
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
+    _no_grounding(monkeypatch)
+
+    def refuse(*args: object) -> float:
+        raise AssertionError("the game was compiled again")
+
+    monkeypatch.setattr(native, "compile_source", refuse)
+    again = make_machine(description)
+    assert isinstance(again, CompiledMachine) and again.from_cache and again.code_from_cache
+    assert again.compile_seconds == machine.compile_seconds
+    report = compare_machines(again, fresh, 5, seed=2, names=("cached", "fresh"))
+    assert report.ok, report.describe()
+
+
+def test_a_damaged_library_is_compiled_again(cache_dir: Path, compiler: None) -> None:
+    from ggp.reasoner import native
+    from ggp.reasoner.compiled import CompiledMachine
+
+    description = load_game(RULESHEETS / "montyhall.kif")
+    first = CompiledMachine(description, cache=True)
+    library = _entry(description) / f"{first.module_name}.so"
+    damaged = library.with_name("damaged")
+    damaged.write_bytes(library.read_bytes()[:100])
+    damaged.replace(library)  # a new file: the library loaded in this process stays intact
+    native._loaded.pop(first.module_name)  # as in a new process
+    again = CompiledMachine(description, cache=True)
+    assert not again.code_from_cache and again.module_name == first.module_name
+    assert len(library.read_bytes()) > 100
+    assert compare_machines(again, FastMachine(description), 5, seed=1).ok
 
 
 _CHILD = """

@@ -19,7 +19,7 @@ from ggp.gdl.load import load_game
 from ggp.gdl.validate import prepare
 from ggp.reasoner import make_machine
 from ggp.reasoner.domains import GroundingTooLarge
-from ggp.reasoner.fast import FastMachine
+from ggp.reasoner.fast import FastMachine, GroundMachine
 from ggp.reasoner.machine import StateMachine
 from ggp.reasoner.oracle import OracleMachine
 from ggp.reasoner.play import perft, random_playout
@@ -130,11 +130,11 @@ def test_grounding_budget_and_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())  # nothing built earlier in the process
     monkeypatch.setattr(reasoners, "_TOO_LARGE", {})  # nor the verdict left for later tests
-    monkeypatch.setattr(FastMachine, "__init__", too_large)
+    monkeypatch.setattr(GroundMachine, "__init__", too_large)  # the fast and the compiled machine
     assert isinstance(make_machine(description), OracleMachine)
 
 
-def test_one_fast_machine_per_game_and_process(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_fast_machine_per_game_and_process(monkeypatch: pytest.MonkeyPatch, no_compiler: None) -> None:
     """Threads asking for the same game at once get the one machine, built once."""
     monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
     built = []
@@ -165,7 +165,7 @@ def test_a_game_too_large_is_tried_once_by_threads_asking_together(monkeypatch: 
         time.sleep(0.2)
         raise GroundingTooLarge("too large for the test")
 
-    monkeypatch.setattr(FastMachine, "__init__", too_large)
+    monkeypatch.setattr(GroundMachine, "__init__", too_large)
     description = load_game(RULESHEETS / "tictactoe.kif")
     with ThreadPoolExecutor(4) as pool:
         machines = list(pool.map(lambda _: make_machine(description), range(4)))
@@ -200,7 +200,8 @@ def test_playout_command_same_seed_same_numbers(capsys: pytest.CaptureFixture[st
 
 
 def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["verify", str(RULESHEETS / "blind_tictactoe.kif"), "--count", "5", "--seed", "2"]) == 0
+    assert main(["verify", str(RULESHEETS / "blind_tictactoe.kif"), "--count", "5", "--seed", "2",
+                 "--reasoner", "fast"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok: fast and oracle agree on 5 playouts")
 
@@ -211,7 +212,7 @@ def test_verify_command_grounding_budget(capsys: pytest.CaptureFixture[str]) -> 
     game = str(shared_path("corpus", "gdl", "ggporg_breakthrough.kif"))
     assert main(["verify", game, "--count", "1", "--grounding-seconds", "0.01"]) == 1
     assert "takes more than 0.01 s to ground" in capsys.readouterr().err
-    assert main(["verify", game, "--count", "1", "--grounding-seconds", "60"]) == 0
+    assert main(["verify", game, "--count", "1", "--grounding-seconds", "60", "--reasoner", "fast"]) == 0
     assert capsys.readouterr().out.startswith("ok: fast and oracle agree on 1 playouts")
     assert main(["verify", game, "--grounding-seconds", "0"]) == 2
 
