@@ -318,6 +318,12 @@ class Translator:
                     book.add(rule(c("chance"), cond))
             book.add(rule(f("legal", RANDOM, NOOP), Not(c("chance")))
                      if self.comp.chance_uses else rule(f("legal", RANDOM, NOOP)))
+        # A manager that plays random itself may track random's state from its percepts alone
+        # (the GameControllers' local players do, ignoring the moves they made): seeing every
+        # move, random knows the true state, hence its legal moves. See docs/interop.md.
+        with book.group("random sees every move, so that it always knows its legal moves"):
+            who, move = Variable("r"), Variable("m")
+            book.add(rule(f("sees", RANDOM, f("did", who, move)), f("role", who), f("does", who, move)))
 
     def storage(self, model: Any) -> None:
         """Initial values and frame rules of integer, string and point-map storage."""
