@@ -15,6 +15,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,25 @@ class Seat:
         return [f"-{self.agent}", str(index)]
 
 
+#: The kinds of fault :func:`read_log` tells apart.
+FAULT_KINDS = ("timeout", "exception", "no move", "illegal", "other")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One fault in a GameController's log: its kind (see :data:`FAULT_KINDS`), the player (as the
+    log names it, e.g. ``local(hyper)``; empty when none), the step, and the log line."""
+
+    kind: str
+    player: str
+    step: int
+    line: str
+
+    def __str__(self) -> str:
+        who = f" {self.player}" if self.player else ""
+        return f"step {self.step}{who}: {self.kind}: {self.line}"
+
+
 @dataclass
 class GCMatch:
     """What a GameController's run of a match showed."""
@@ -68,8 +88,9 @@ class GCMatch:
     steps: int = 0
     #: The goals in the order of the ``role`` facts (``random`` included), when the game ended.
     goals: list[int] | None = None
-    #: Every log line that reports a fault (consecutive repeats once), with the exception lines.
-    faults: list[str] = field(default_factory=list)
+    #: Every fault of the log, in order: a time-out, an exception, a player that chose no move
+    #: (``Illegal move "null"`` with neither before it), an illegal move, anything else.
+    faults: list[Fault] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -87,28 +108,47 @@ class GCMatch:
                                       else f"no Game over (stopped at step {self.steps}, exit status {self.returncode})")
         if not self.faults:
             return head + ", no fault"
-        return head + f", {len(self.faults)} fault lines, e.g. " + " | ".join(self.faults[:3])
+        return head + f", {len(self.faults)} faults: " + " | ".join(map(str, self.faults[:4]))
+
+
+_TIMEOUT = re.compile(r"player (.+?) timed out")
+_EXCEPTION = re.compile(r"exception from player (.+?): (.*)")
+_ILLEGAL = re.compile(r'Illegal move "(.*)" from (.+?) in step (\d+)')
 
 
 def read_log(manager: str, log: str, returncode: int | None = 0) -> GCMatch:
     """Read a GameController's output (see the module doc)."""
     result = GCMatch(manager, log, returncode)
-    last = ""
+    seen: set[str] = set()
+    explained: set[str] = set()  # players whose time-out or exception this step explains an illegal move
     for line in log.splitlines():
         if _STACK.search(line):
             continue
         step = _STEP.search(line)
         if step:
             result.steps = max(result.steps, int(step.group(1)))
+            explained.clear()
         over = _GAME_OVER.search(line)
         if over:
             result.goals = [int(v) for v in over.group(1).split()]
-        if _FAULT.search(line):
-            text = re.sub(r"^(SEVERE|INFO|WARNING)\(\d\d:\d\d:\d\d\.\d+\): ", "", line.strip())
-            text = re.sub(r"^SEVERE: ", "", text)
-            if text != last:
-                result.faults.append(text)
-            last = text
+        if not _FAULT.search(line):
+            continue
+        text = re.sub(r"^(SEVERE|INFO|WARNING)(\(\d\d:\d\d:\d\d\.\d+\))?: ", "", line.strip())
+        if text in seen and _ILLEGAL.search(text):
+            continue  # the runner logs each illegal move twice
+        seen.add(text)
+        if (found := _TIMEOUT.search(text)) is not None:
+            explained.add(found.group(1))
+            result.faults.append(Fault("timeout", found.group(1), result.steps, text))
+        elif (found := _EXCEPTION.search(text)) is not None:
+            explained.add(found.group(1))
+            result.faults.append(Fault("exception", found.group(1), result.steps, text))
+        elif (found := _ILLEGAL.search(text)) is not None:
+            if found.group(2) not in explained:
+                kind = "no move" if found.group(1) == "null" else "illegal"
+                result.faults.append(Fault(kind, found.group(2), int(found.group(3)), text))
+        elif not text.startswith("java.") and not text.startswith("Caused by"):
+            result.faults.append(Fault("other", "", result.steps, text))
     return result
 
 
@@ -133,26 +173,51 @@ def command(peers: Peers, manager: str, game: Path, seats: Sequence[Seat], match
 
 
 def run_match(peers: Peers, manager: str, game: Path, seats: Sequence[Seat], *, match_id: str = "m1",
-              start_clock: int = 10, play_clock: int = 10, time_limit: float = 1800) -> GCMatch:
+              start_clock: int = 10, play_clock: int = 10, time_limit: float = 1800,
+              stop_on_fault: bool = False) -> GCMatch:
     """Play ``game`` (a KIF file) under ``manager`` with ``seats`` (one per role other than
     ``random``, in the order of the role facts) and read the log (see the module doc).
 
     A runner still going after ``time_limit`` seconds is killed; the result then has no goals and
-    a fault saying so. Raises :class:`PeerError` for a seat the manager cannot have.
+    a fault saying so. With ``stop_on_fault`` the runner is killed at the first time-out,
+    exception or other fault (an illegal move alone does not stop it). Raises
+    :class:`PeerError` for a seat the manager cannot have.
     """
     argv, cwd = command(peers, manager, game, seats, match_id, start_clock, play_clock)
     process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                errors="replace", start_new_session=True)
+    lines: list[str] = []
+    stopped = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            if stop_on_fault and _FAULT.search(line) and not _ILLEGAL.search(line) and not stopped.is_set():
+                stopped.set()
+                _kill(process)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
-        output, _ = process.communicate(timeout=time_limit)
+        process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
-        result = read_log(manager, output, None)
-        result.faults.append(f"the manager did not finish within {time_limit:g} s")
+        _kill(process)
+        process.wait()
+        reader.join(10)
+        result = read_log(manager, "".join(lines), None)
+        result.faults.append(Fault("timeout", "", result.steps, f"the manager did not finish within {time_limit:g} s"))
         return result
     except BaseException:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+        _kill(process)
+        process.wait()
         raise
-    return read_log(manager, output, process.returncode)
+    reader.join(10)
+    return read_log(manager, "".join(lines), process.returncode)
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
