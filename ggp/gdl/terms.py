@@ -8,6 +8,7 @@ locations never take part in equality.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from ggp.errors import Location
@@ -198,6 +199,17 @@ class Function(Term):
 
     def __reduce__(self) -> tuple[type, tuple[str, tuple[Term, ...]]]:
         return (Function, (self.name, self.args))
+
+
+_INTEGER = re.compile(r"[-+]?[0-9]+\Z")
+
+
+def integer_value(term: Term) -> int | None:
+    """The integer a constant such as ``20``, ``-20`` or ``+5`` names (as game managers read goal
+    values); None for anything else."""
+    if isinstance(term, Constant) and _INTEGER.match(term.name):
+        return int(term.name)
+    return None
 
 
 def sort_key(term: Term) -> tuple[object, ...]:

@@ -17,7 +17,7 @@ from ggp.gdl.validate import validate_file
 from ggp.peers.build import PeerError, Peers
 from ggp.peers.prover import compare, trace
 from ggp.reasoner import make_machine
-from tests.conftest import corpus_files
+from tests.conftest import corpus_files, ggp, shared_path
 from tests.interop.conftest import Translations
 
 #: Corpus files whose playouts take the prover (or the project's oracle) long: slow-marked.
@@ -59,8 +59,36 @@ def test_undefined_game_is_refused(peers: Peers) -> None:
         trace(peers, path, playouts=1, seed=1, max_steps=5)
 
 
+ODD = sorted((Path(__file__).parents[1] / "gdl" / "odd").glob("*.kif"))
+
+
+@pytest.mark.parametrize("path", ODD, ids=lambda p: p.name)
+def test_odd_file_agrees_with_the_gamecontroller(peers: Peers, path: Path) -> None:
+    """The deliberately odd files of tests/gdl/odd (goals below 0, stray true/does facts, bounded
+    recursion that breaks GDL's restriction, repaired slips): read here as the GameController reads them."""
+    reference = trace(peers, path, playouts=4, seed=3, max_steps=80)
+    differences = compare(reference, make_machine(load_game(path), "oracle"))
+    assert differences == [], "\n".join(differences)
+
+
 @pytest.mark.parametrize("name", ["kuhn", pytest.param("agram", marks=pytest.mark.slow),
                                   pytest.param("euchre", marks=pytest.mark.slow),
                                   pytest.param("santase", marks=pytest.mark.slow)])
 def test_translation_agrees_with_the_gamecontroller(peers: Peers, translations: Translations, name: str) -> None:
     agree(peers, translations[name], playouts=2, max_steps=400)
+
+
+def test_verify_checks_against_the_gamecontroller(peers: Peers, env: dict[str, str]) -> None:
+    """``ggp verify --against gamecontroller``, and ``ggp verify`` on a game too large for the fast
+    reasoner: the oracle is checked against the GameController's prover."""
+    env = dict(env, GGP_PEERS=str(peers.root))
+    game = str(shared_path("corpus", "gdl2", "montyhall.gdl"))
+    done = ggp(env, "verify", game, "--count", "3", "--against", "gamecontroller")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok: fast and the Dresden GameController's prover agree on 3 playouts")
+    assert "warning: keyword 'does' used inside a term" in done.stderr
+    larger = str(shared_path("corpus", "gdl2", "kriegTTT_4x4.gdl"))  # more than the budget's 1024-rule check
+    done = ggp(dict(env, GGP_NO_CACHE="1"), "verify", larger, "--count", "2", "--grounding-seconds", "0.0001")
+    assert done.returncode == 0, done.stderr
+    assert "so the oracle that plays it is checked against the Dresden GameController's prover" in done.stderr
+    assert done.stdout.startswith("ok: oracle and the Dresden GameController's prover agree on 2 playouts")
