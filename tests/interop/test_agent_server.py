@@ -65,6 +65,7 @@ def test_unknown_agent(peers: Peers) -> None:
         AgentProcess(peers, "nosuchagent")
 
 
+@pytest.mark.slow
 def test_montyhall(hyper: AgentProcess, env: dict[str, str]) -> None:
     """HyperPlay plays Monty Hall through ``ggp match`` without a fault."""
     result = play(env, str(RULESHEETS / "montyhall.kif"), hyper.url, clock=5)

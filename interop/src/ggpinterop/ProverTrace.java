@@ -26,6 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import cs227b.teamIago.gameProver.JavaProversGameSimulatorEnhancer;
+import cs227b.teamIago.resolver.Connective;
+import cs227b.teamIago.resolver.Expression;
+import cs227b.teamIago.resolver.Theory;
 import cs227b.teamIago.util.GameState;
 import tud.gamecontroller.game.JointMoveInterface;
 import tud.gamecontroller.game.MoveInterface;
@@ -35,7 +39,7 @@ import tud.gamecontroller.game.javaprover.Reasoner;
 import tud.gamecontroller.game.javaprover.Term;
 
 /**
- * Usage: {@code ProverTrace GAMEFILE [--playouts N] [--seed S] [--max-steps M]}.
+ * Usage: {@code ProverTrace GAMEFILE [--playouts N] [--seed S] [--max-steps M] [--profile]}.
  *
  * <p>Prints one JSON object per line: {@code {"roles": [...]}} first, then for every state of every
  * playout {@code {"playout", "step", "state", "terminal", "legal", "goals"?, "joint"?, "sees"?,
@@ -43,7 +47,9 @@ import tud.gamecontroller.game.javaprover.Term;
  * uniformly at random with {@code java.util.Random(S)}, and each role's percepts for it), and
  * {@code {"done": N, "ms": {...}}} at the end with the prover's time per kind of query. Terms are
  * printed as the prover prints them (KIF, upper case). Exit status 1 with a message on standard
- * error when the file cannot be read or a role has no legal move.
+ * error when the file cannot be read or a role has no legal move. With {@code --profile} the last
+ * line also has {@code "profile"}: the relations the prover spent the most time proving, each
+ * with its own time (its subgoals' excluded) and its number of calls.
  */
 public final class ProverTrace {
 
@@ -79,6 +85,73 @@ public final class ProverTrace {
 
     private static String kif(Term term) {
         return term.getKIFForm().trim();
+    }
+
+    /** The prover's theory, timing each relation's proofs: own time and calls, by NAME/ARITY. */
+    private static final class ProfilingTheory extends Theory {
+        final Map<String, long[]> stats = new HashMap<>();
+        private final java.util.ArrayDeque<long[]> frames = new java.util.ArrayDeque<>();
+        private final java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+
+        ProfilingTheory() {
+            super(false, true);
+        }
+
+        @Override
+        public void enterChain(Object e) {
+            super.enterChain(e);
+            String name = e instanceof Expression ? ((Expression) e).firstOp() + "/"
+                    + (e instanceof Connective ? ((Connective) e).getOperands().size() : 0) : "(conjunction)";
+            names.push(name);
+            frames.push(new long[] {System.nanoTime(), 0});
+        }
+
+        @Override
+        public void exitChain(Object e, boolean result, Object res) {
+            super.exitChain(e, result, res);
+            long[] frame = frames.pop();
+            String name = names.pop();
+            long spent = System.nanoTime() - frame[0];
+            long[] stat = stats.computeIfAbsent(name, k -> new long[2]);
+            stat[0] += spent - frame[1];
+            stat[1]++;
+            if (!frames.isEmpty()) {
+                frames.peek()[1] += spent;
+            }
+        }
+
+        String json(int top) {
+            List<Map.Entry<String, long[]>> entries = new ArrayList<>(stats.entrySet());
+            entries.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
+            StringBuilder sb = new StringBuilder("[");
+            for (int i = 0; i < Math.min(top, entries.size()); i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                Map.Entry<String, long[]> entry = entries.get(i);
+                sb.append("{\"relation\": ").append(quote(entry.getKey())).append(", \"ms\": ")
+                  .append(String.format("%.3f", entry.getValue()[0] / 1e6)).append(", \"calls\": ")
+                  .append(entry.getValue()[1]).append('}');
+            }
+            return sb.append(']').toString();
+        }
+    }
+
+    /** A prover whose theory is {@code theory}: set before the rules are read (the fields are not public). */
+    private static Reasoner reasonerWith(Theory theory, String text) throws ReflectiveOperationException {
+        JavaProversGameSimulatorEnhancer simulator = new JavaProversGameSimulatorEnhancer(false, true);
+        java.lang.reflect.Field field = simulator.getClass().getSuperclass().getDeclaredField("theoryObj");
+        field.setAccessible(true);
+        field.set(simulator, theory);
+        simulator.ParseDescIntoTheory(text);
+        Reasoner reasoner = new Reasoner("(role nobody)");
+        java.lang.reflect.Field sim = Reasoner.class.getDeclaredField("gameSim");
+        sim.setAccessible(true);
+        sim.set(reasoner, simulator);
+        java.lang.reflect.Field description = Reasoner.class.getDeclaredField("gameDescription");
+        description.setAccessible(true);
+        description.set(reasoner, text);
+        return reasoner;
     }
 
     private static final String[] KINDS = {"init", "state", "terminal", "legal", "goals", "sees", "next"};
@@ -123,7 +196,17 @@ public final class ProverTrace {
         int playouts = 1;
         long seed = 0;
         int maxSteps = 1000;
-        for (int i = 1; i + 1 < args.length; i += 2) {
+        boolean profile = false;
+        for (int i = 1; i < args.length; i += 2) {
+            if (args[i].equals("--profile")) {
+                profile = true;
+                i--;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                System.err.println("ProverTrace: " + args[i] + " needs a value");
+                System.exit(2);
+            }
             switch (args[i]) {
                 case "--playouts": playouts = Integer.parseInt(args[i + 1]); break;
                 case "--seed": seed = Long.parseLong(args[i + 1]); break;
@@ -147,7 +230,15 @@ public final class ProverTrace {
         Random random = new Random(seed);
         Clock clock = new Clock();
         clock.start();
-        Reasoner reasoner = new Reasoner(text);
+        ProfilingTheory profiler = profile ? new ProfilingTheory() : null;
+        Reasoner reasoner;
+        try {
+            reasoner = profiler != null ? reasonerWith(profiler, text) : new Reasoner(text);
+        } catch (ReflectiveOperationException exc) {
+            System.err.println("ProverTrace: cannot profile this prover: " + exc);
+            System.exit(1);
+            return;
+        }
         List<? extends RoleInterface<Term>> roles = reasoner.getRoles();
         clock.stop("init");
         List<String> roleNames = new ArrayList<>();
@@ -251,7 +342,8 @@ public final class ProverTrace {
                 state = next;
             }
         }
-        out.println("{\"done\": " + playouts + ", \"ms\": " + clock.json(clock.total) + "}");
+        out.println("{\"done\": " + playouts + ", \"ms\": " + clock.json(clock.total)
+                    + (profiler != null ? ", \"profile\": " + profiler.json(40) : "") + "}");
         out.flush();
     }
 }
