@@ -213,7 +213,7 @@ def _verify_against_gamecontroller(args: argparse.Namespace, description: GameDe
             kif = Path(folder) / "game.kif"  # the GameController reads KIF: the rules as read here
             kif.write_text(read_game_file(path)[0].to_kif())
             path = kif
-        reference = trace(peers, path, playouts=args.count, seed=args.seed, max_steps=1000)
+        reference = trace(peers, path, playouts=args.count, seed=args.seed, max_steps=1000, time_limit=3600)
     machine = make_machine(description, reasoner)
     differences = compare(reference, machine)
     name = type(machine).__name__.removesuffix("Machine").lower()

@@ -110,10 +110,13 @@ HYPERPLAY_TOO_SLOW = (
 
 @pytest.mark.slow
 @pytest.mark.xfail(reason=HYPERPLAY_TOO_SLOW, strict=False)
+@pytest.mark.parametrize("agent", ["hyper", "imprandom"])
 @pytest.mark.parametrize("name", LARGE)
-def test_large_uwa_hyperplay(peers: Peers, translations: Translations, name: str) -> None:
-    """The larger rulesheets under UWA's manager, HyperPlay in every seat, 10 s play clock."""
-    result = run_match(peers, "uwa", translations[name], [Seat("hyper")] * SEATS[name], play_clock=10,
+def test_large_uwa_hyperplay(peers: Peers, translations: Translations, name: str, agent: str) -> None:
+    """The larger rulesheets under UWA's manager, HyperPlay (or UWA's improved random player, which
+    keeps hypergames as HyperPlay does) in every seat, 10 s play clock. (UWA's plain random and
+    legal players cannot take a seat there in any translation: docs/interop.md, cause 3.)"""
+    result = run_match(peers, "uwa", translations[name], [Seat(agent)] * SEATS[name], play_clock=10,
                        time_limit=1800, stop_on_fault=True)
     assert_clean(result, allowed=(HYPERPLAY_NO_MOVE,))
 
