@@ -1,16 +1,19 @@
 """What the Dresden GameController's Java prover pays per step of a game, and where.
 
     python benchmarks/gamecontroller.py [--games kuhn agram euchre santase montyhall krieg ...]
-                                        [--playouts 5] [--seed 1] [--profile GAME ...] [--top 15]
+                                        [--files NAME=FILE.kif ...] [--playouts 5] [--seed 1]
+                                        [--profile GAME ...] [--top 15]
 
 Runs interop's ProverTrace (seeded random playouts with the GameController's own prover, the one
 UWA's HyperPlay and the managers' local players reason with) on each game: translated rulesheets
 (``kuhn``, ``agram``, ``euchre``, ``santase``) and hand-written GDL-II games of the corpus
 (``montyhall``, ``krieg``, ``transit``, ``blackjack``...). Prints per game the milliseconds per
 step of each kind of query (the legal moves of every role, the next state, every role's
-percepts, terminal), their sum, and the ratio to Krieg-TicTacToe 4x4's. With ``--profile`` it
+percepts, terminal, and the goals, asked at the end of each playout: a playout's cost spread
+over its steps), their sum, and the ratio to Krieg-TicTacToe 4x4's. With ``--profile`` it
 also prints, for those games, the relations the prover spends its time on (own time, subgoals
-excluded, and calls per step). Builds the systems first when needed (interop/build.sh).
+excluded, and calls per step). ``--files`` adds other KIF files (say, another translator's
+output). Builds the systems first when needed (interop/build.sh).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ TRANSLATED = ("kuhn", "agram", "euchre", "santase")
 CORPUS_GAMES = {"montyhall": "montyhall.gdl", "krieg": "kriegTTT_4x4.gdl", "transit": "transit.gdl",
                 "blackjack": "unsw_blackjack.gdl", "battleships": "unsw_BattleshipsFog.gdl",
                 "meier": "kuleuven_ii_meier.gdl"}
-KINDS = ("legal", "next", "sees", "terminal")
+KINDS = ("legal", "next", "sees", "terminal", "goals")
 
 
 def game_file(name: str, folder: Path) -> Path:
@@ -62,6 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=[*TRANSLATED, "montyhall", "krieg", "transit", "blackjack"],
                         choices=[*TRANSLATED, *CORPUS_GAMES])
+    parser.add_argument("--files", nargs="*", default=[], metavar="NAME=FILE", help="more games, as KIF files")
     parser.add_argument("--playouts", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", nargs="*", default=[], metavar="GAME", help="games to profile by relation")
@@ -72,8 +76,9 @@ def main() -> None:
     began = time.monotonic()
     print(f"{'game':<10} {'steps':>6} " + " ".join(f"{k + ' ms':>11}" for k in KINDS) + f" {'ms/step':>8} {'x krieg':>8}")
     with tempfile.TemporaryDirectory(prefix="ggp-gc-bench-") as tmp:
-        for name in args.games:
-            path = game_file(name, Path(tmp))
+        games = [(name, game_file(name, Path(tmp))) for name in args.games]
+        games += [(item.partition("=")[0], Path(item.partition("=")[2])) for item in args.files]
+        for name, path in games:
             steps, ms, profile = run(command, path, args.playouts, args.seed, name in args.profile)
             per = {k: ms.get(k, 0.0) / max(steps, 1) for k in KINDS}
             rows[name] = (steps, per, sum(per.values()), profile)
