@@ -65,7 +65,9 @@ def read_game_file(path: str | Path) -> tuple[GameDescription, list[Problem]]:
 
 def load_game_with_warnings(path: str | Path) -> tuple[GameDescription, list[Problem]]:
     """Read, validate and repair a game file (see :func:`load_game`); also the warnings, each
-    at its file, line and column: what reading found and what validation found."""
+    at its file, line and column: what reading found and what validation found. For a file in
+    another language (RECYCLE) only its own warnings: the rules generated from it are not the
+    user's text (``ggp validate`` reports their problems at the source)."""
     from ggp.gdl.validate import prepare
 
     description, problems = read_game_file(path)
@@ -73,6 +75,8 @@ def load_game_with_warnings(path: str | Path) -> tuple[GameDescription, list[Pro
     if errors:
         raise InvalidGameError(errors)
     description, warnings = prepare(description)
+    if _foreign_loader(Path(path)) is not None:
+        warnings = []
     return description, sorted(dict.fromkeys(problems + warnings),
                                key=lambda p: (p.location.line, p.location.column))
 

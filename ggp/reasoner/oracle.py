@@ -17,19 +17,23 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import clingo
 from clingo import ast
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Term, integer_value, sort_key
 from ggp.gdl.stratification import term_building_recursions
+from ggp.gdl.terms import Constant, Term, integer_value, sort_key
 from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
 from ggp.reasoner.domains import DEFAULT_MAX_RULES, RuleBudget
 from ggp.reasoner.machine import FluentState, State, StateMachine
 from ggp.reasoner.relevance import Relevance
 from ggp.reasoner.rule_reveals import rule_reveals
+
+if TYPE_CHECKING:
+    from ggp.reasoner.goal_order import GoalOrder
 
 _CACHE_SIZE = 256
 #: Grounded states kept for their transitions (each holds a clingo program in memory).
@@ -179,6 +183,7 @@ class OracleMachine(StateMachine):
         self._atoms: dict[clingo.Symbol, tuple[str, tuple[Term, ...]]] = {}
         self._grounded: OrderedDict[frozenset[Term], _GroundedState] = OrderedDict()
         self._lock = threading.Lock()  # a grounded state's control solves one query at a time
+        self._order: GoalOrder | None = None
         self._state_cache: OrderedDict[frozenset[Term], Analysis] = OrderedDict()
         self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], Transition] = OrderedDict()
 
@@ -289,9 +294,19 @@ class OracleMachine(StateMachine):
             if not values:
                 continue
             if len(values) > 1:
-                raise ReasonerError(f"role {role} has several goal values: {sorted(values)}")
-            result[role] = next(iter(values))
+                result[role] = self._goal_order().value(state.fluents, role, values)
+            else:
+                result[role] = next(iter(values))
         return result
+
+    def _goal_order(self) -> GoalOrder:
+        """The reading of several goal values for one role (made when first needed)."""
+        from ggp.reasoner.goal_order import GoalOrder
+
+        with self._lock:
+            if self._order is None:
+                self._order = GoalOrder(self.description)
+            return self._order
 
     def next_state(self, state: State, joint: Sequence[Term]) -> State:
         """The ``next`` atoms for the joint move."""
