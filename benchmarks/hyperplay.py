@@ -3,6 +3,7 @@
     python benchmarks/hyperplay.py [--games montyhall bomb kuhn krieg] [--matches 100]
                                    [--player ismcts] [--agent hyper] [--clock GAME=S ...]
                                    [--seed 1] [--record-dir DIR]
+    python benchmarks/hyperplay.py --pool DIR [DIR ...]
 
 Builds the third-party systems when needed (interop/build.sh, needs Java and ../shared), serves
 the UWA agent on a free port, and for each game runs ``ggp tournament`` (each match a fresh
@@ -10,7 +11,8 @@ match for both; the seats rotate, so in a two-player game each plays each seat i
 matches). One-player games (Monty Hall, Exploding Bomb) are played by each alone, ``--matches``
 times. Prints, per game, each side's mean goal with the half-width of its 95 % interval (Student's
 t) and the moves the manager had to substitute for each (a time-out, no move, an illegal move),
-then the load average of the machine before and after. Both sides get the same play clock
+then the load average of the machine before and after. ``--pool`` prints the same table from the
+records of several runs kept with ``--record-dir`` (say, more matches added with another seed). Both sides get the same play clock
 (``--clock``; defaults below); the project's player searches until a little before it, HyperPlay
 decides in its own time, which can be longer (its moves are then substituted and counted).
 """
@@ -83,10 +85,58 @@ def tally(records: list[dict[str, object]], spec: str) -> tuple[list[float], dic
     return goals, faults
 
 
+def by_seat(records: list[dict[str, object]], spec: str) -> dict[str, list[float]]:
+    """The goals ``spec`` received, by the role it played."""
+    seated: dict[str, list[float]] = {}
+    for record in records:
+        players, goals = record["players"], record["goals"]
+        assert isinstance(players, dict)
+        for role, who in players.items():
+            if who == spec and isinstance(goals, dict) and role in goals:
+                seated.setdefault(role, []).append(float(goals[role]))
+    return seated
+
+
 def show(name: str, goals: list[float], faults: dict[str, int]) -> str:
+    """One line: ``name``'s mean goal, the half-width of its 95 % interval, its substituted moves."""
     mean, lo, hi = mean_ci95(goals) if goals else (float("nan"),) * 3
     subs = ", ".join(f"{n} {reason}" for reason, n in sorted(faults.items())) or "none"
     return f"  {name:<10} {mean:6.1f} +-{(hi - lo) / 2:5.1f}  ({len(goals)} goals; substituted: {subs})"
+
+
+def report(records: list[dict[str, object]], sides: list[tuple[str, str]]) -> None:
+    """Print each side's line (``(name, spec)``), its goals by seat, and the steps per match."""
+    for name, spec in sides:
+        goals, faults = tally(records, spec)
+        print(show(name, goals, faults))
+        seated = by_seat(records, spec)
+        if len(seated) > 1:
+            print("    " + "; ".join(f"as {role} {statistics.fmean(g):.1f} ({len(g)})"
+                                     for role, g in sorted(seated.items())))
+    lengths = [len(r["steps"]) for r in records]  # type: ignore[arg-type]
+    print(f"  steps per match {statistics.fmean(lengths):.1f}", flush=True)
+
+
+def pool(folders: list[Path], agent: str) -> None:
+    """Print the table from the match records under ``folders`` (runs kept with ``--record-dir``,
+    pooled): a player served over HTTP (its URL changes from run to run) is counted as ``agent``."""
+    by_game: dict[str, list[dict[str, object]]] = {}
+    files = {path.name: game for game, path in GAMES.items()}
+    for folder in folders:
+        for file in sorted(folder.rglob("*.json")):
+            record = json.loads(file.read_text())
+            players = record["players"]
+            for role, who in list(players.items()):
+                if "://" in who:
+                    record["errors"] = [line.replace(f"({who})", f"({agent})") for line in record["errors"]]
+                    players[role] = agent
+            game = files.get(Path(record["game_source"]).name, Path(record["game_source"]).stem)
+            by_game.setdefault(game, []).append(record)
+    for game, records in sorted(by_game.items()):
+        clocks = sorted({float(r["play_clock"]) for r in records})  # type: ignore[arg-type]
+        print(f"{game} ({len(records)} matches, {'/'.join(f'{c:g}' for c in clocks)} s per move):")
+        specs = sorted({who for r in records for who in r["players"].values()})  # type: ignore[attr-defined]
+        report(records, [(spec, spec) for spec in specs if spec != agent] + [(agent, agent)])
 
 
 def main() -> None:
@@ -100,7 +150,12 @@ def main() -> None:
                         ", ".join(f"{g}={c:g}" for g, c in CLOCKS.items()) + ")")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--record-dir", type=Path, help="keep the match records here (default: a temporary folder)")
+    parser.add_argument("--pool", type=Path, nargs="+", metavar="DIR",
+                        help="play nothing: print the table from the records of earlier runs kept in these folders")
     args = parser.parse_args()
+    if args.pool:
+        pool(args.pool, args.agent)
+        return
     clocks = dict(CLOCKS)
     for item in args.clock:
         game, _, value = item.partition("=")
@@ -125,11 +180,7 @@ def main() -> None:
             else:
                 records = tournament(path, [args.player, agent.url], args.matches, clock, args.seed, folder / game)
             print(f"{game} ({len(records)} matches, {clock:g} s per move, {time.monotonic() - started:.0f} s):")
-            for name, spec in ((args.player, args.player), (args.agent, agent.url)):
-                goals, faults = tally(records, spec)
-                print(show(name, goals, faults))
-            lengths = [len(r["steps"]) for r in records]  # type: ignore[arg-type]
-            print(f"  steps per match {statistics.fmean(lengths):.1f}", flush=True)
+            report(records, [(args.player, args.player), (args.agent, agent.url)])
     load_after = os.getloadavg()
     print(f"[{time.monotonic() - began:.0f} s; load average before {load_before[0]:.1f} "
           f"(15 min {load_before[2]:.1f}), after {load_after[0]:.1f} (15 min {load_after[2]:.1f}), {os.cpu_count()} cores]")
