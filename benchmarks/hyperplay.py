@@ -132,6 +132,8 @@ def pool(folders: list[Path], agent: str) -> None:
                     players[role] = agent
             game = files.get(Path(record["game_source"]).name, Path(record["game_source"]).stem)
             by_game.setdefault(game, []).append(record)
+    if not by_game:
+        raise SystemExit(f"no match records (*.json) under {', '.join(map(str, folders))}")
     for game, records in sorted(by_game.items()):
         clocks = sorted({float(r["play_clock"]) for r in records})  # type: ignore[arg-type]
         print(f"{game} ({len(records)} matches, {'/'.join(f'{c:g}' for c in clocks)} s per move):")
@@ -154,6 +156,9 @@ def main() -> None:
                         help="play nothing: print the table from the records of earlier runs kept in these folders")
     args = parser.parse_args()
     if args.pool:
+        missing = [str(f) for f in args.pool if not f.is_dir()]
+        if missing:
+            parser.error(f"--pool: no such folder: {', '.join(missing)}")
         pool(args.pool, args.agent)
         return
     clocks = dict(CLOCKS)
