@@ -11,9 +11,10 @@ from typing import Any
 
 from ggp.cli.progress import Progress, quiet_option
 from ggp.errors import Location, Problem
-from ggp.gdl.load import load_game
+from ggp.gdl.load import load_game, load_game_with_warnings, read_game_file
+from ggp.gdl.rules import GameDescription
 from ggp.reasoner import REASONERS, make_machine
-from ggp.reasoner.domains import DEFAULT_MAX_SECONDS
+from ggp.reasoner.domains import DEFAULT_MAX_SECONDS, GroundingTooLarge
 from ggp.reasoner.machine import PlayoutTotals
 from ggp.reasoner.play import perft, random_playouts
 
@@ -57,22 +58,30 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "verify",
-        help="cross-check a ground reasoner (compiled or fast) against the clingo oracle",
+        help="cross-check a ground reasoner (compiled or fast) against the clingo oracle (or the "
+        "GameController's prover)",
         description="Play N seeded random playouts, asking both a ground reasoner (--reasoner: the "
         "compiled one, the fast one, or auto: compiled where a C compiler is present) and the clingo "
         "oracle every query (legal moves, terminal, goals, next state, percepts). Reports the first "
-        "disagreement (state, query, both answers) and exits 1, or reports success.",
+        "disagreement (state, query, both answers) and exits 1, or reports success. The file's "
+        "warnings go to stderr first. With --against gamecontroller, or when the game is too large "
+        "for the fast reasoner and the GameController is built, the project's reasoner is checked "
+        "against the Dresden GameController's own prover instead (interop/build.sh builds it from "
+        "../shared/tools/peers; --against gamecontroller builds it when needed).",
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--count", type=int, default=20, metavar="N", help="number of playouts (default 20)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument("--grounding-seconds", type=float, default=DEFAULT_MAX_SECONDS, metavar="S",
                    help=f"time the fast reasoner may take to ground the game (default {DEFAULT_MAX_SECONDS:g}; "
-                   "a game past it cannot be checked)")
+                   "a game past it is checked against the GameController when it is built, else not at all)")
     quiet_option(p)
     p.add_argument("--reasoner", choices=("auto", "compiled", "fast"), default="auto",
                    help="the reasoner checked against the oracle (default auto: compiled where a C compiler is "
                    "present, else fast)")
+    p.add_argument("--against", choices=("oracle", "gamecontroller"), default="oracle",
+                   help="oracle (default): the ground reasoner against the clingo oracle; gamecontroller: "
+                   "the project's reasoner against the Dresden GameController's prover (needs Java)")
     p.set_defaults(run=run_verify)
 
 
@@ -179,9 +188,58 @@ def run_verify(args: argparse.Namespace) -> int:
         from ggp.reasoner import compiled_unavailable
 
         reasoner = "fast" if compiled_unavailable() else "compiled"
-    description = load_game(args.file)
-    with Progress(args.count, "playouts", quiet=args.quiet) as bar:
-        report = cross_check(description, args.count, args.seed, max_seconds=args.grounding_seconds,
-                             reasoner=reasoner, progress=lambda done: bar.update())
+    description, warnings = load_game_with_warnings(args.file)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    if args.against == "gamecontroller":
+        return _verify_against_gamecontroller(args, description, "auto")
+    try:
+        with Progress(args.count, "playouts", quiet=args.quiet) as bar:
+            report = cross_check(description, args.count, args.seed, max_seconds=args.grounding_seconds,
+                                 reasoner=reasoner, progress=lambda done: bar.update())
+    except GroundingTooLarge as exc:
+        from ggp.peers import PeerError, find_peers
+
+        try:
+            find_peers()
+        except PeerError:
+            print(f"ggp verify: the ground reasoner cannot take this game ({exc}), so there is nothing to check "
+                  "the oracle against; --against gamecontroller checks it against the Dresden "
+                  "GameController's prover (interop/build.sh builds it)", file=sys.stderr)
+            return 1
+        print(f"ggp verify: the ground reasoner cannot take this game ({exc}), so the oracle that plays it "
+              "is checked against the Dresden GameController's prover", file=sys.stderr)
+        return _verify_against_gamecontroller(args, description, "oracle")
     print(report.describe())
     return 0 if report.ok else 1
+
+
+def _verify_against_gamecontroller(args: argparse.Namespace, description: GameDescription, reasoner: str) -> int:
+    """The project's reasoner against the Dresden GameController's prover on seeded playouts."""
+    import tempfile
+    from pathlib import Path
+
+    from ggp.gdl.load import looks_like_kif
+    from ggp.peers import find_peers
+    from ggp.peers.prover import compare, trace
+
+    began = time.perf_counter()
+    peers = find_peers(build_if_needed=True)
+    path = Path(args.file)
+    with tempfile.TemporaryDirectory(prefix="ggp-verify-") as folder:
+        if path.suffix.lower() == ".rcy" or not looks_like_kif(path.read_text(encoding="utf-8-sig")):
+            kif = Path(folder) / "game.kif"  # the GameController reads KIF: the rules as read here
+            kif.write_text(read_game_file(path)[0].to_kif())
+            path = kif
+        reference = trace(peers, path, playouts=args.count, seed=args.seed, max_steps=1000, time_limit=3600)
+    machine = make_machine(description, reasoner)
+    differences = compare(reference, machine)
+    name = type(machine).__name__.removesuffix("Machine").lower()
+    for line in differences:
+        print(line)
+    if differences:
+        return 1
+    playouts = len({s.playout for s in reference.steps})
+    print(f"ok: {name} and the Dresden GameController's prover agree on {playouts} playouts "
+          f"({len(reference.steps)} states) in {time.perf_counter() - began:.1f} s")
+    return 0

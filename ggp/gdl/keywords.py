@@ -1,10 +1,12 @@
 """Checks on GDL and GDL-II keywords: arities, where they may appear, what they may depend on.
 
-* ``true`` and ``does`` are given by the game manager: no rule may define them.
+* ``true`` and ``does`` are given by the game manager: a rule or fact for them is ignored (as
+  the reference manager ignores it), with a warning.
 * ``role`` is declared by facts only; ``init`` may not depend on the state or on moves.
 * ``legal``, ``goal`` and ``terminal`` are asked of a state alone, so they may not depend on
   ``does`` (nor on ``next`` or ``sees``, which are computed from a joint move). ``sees`` may.
 * ``base``, ``input`` and ``percept`` declare domains; they may not depend on the state either.
+* Goal values are integers; GDL's range is 0 to 100, and a value outside it plays as written.
 * Every game needs roles, a ``terminal`` rule, ``legal`` rules for each role and ``goal`` rules
   for each role but ``random``; a game that uses ``random`` as a role must declare it.
 """
@@ -25,7 +27,7 @@ from ggp.gdl.rules import (
     Or,
     Rule,
 )
-from ggp.gdl.terms import Constant, Function, Term, sentence_name
+from ggp.gdl.terms import Constant, Function, Term, integer_value, sentence_name
 
 #: The number of arguments of each keyword.
 ARITY = {
@@ -82,7 +84,7 @@ def placement_problems(description: GameDescription) -> list[Problem]:
                 hint = "; a misplaced ')' may have closed the rule above too early"
             what = "the state" if head.name == "true" else "the moves"
             out.append(Problem(_loc(head, rule.loc), f"'{head.name}' cannot be defined by a rule or fact: {head} "
-                               f"(the game manager supplies {what}){hint}"))
+                               f"is ignored, as game managers ignore it (they supply {what}){hint}", "warning"))
         elif head.name == "role" and not rule.is_fact:
             out.append(Problem(_loc(head, rule.loc), f"roles must be declared by facts, not by a rule: {rule}"))
         for lit in rule.body:
@@ -223,8 +225,30 @@ def missing_problems(description: GameDescription) -> list[Problem]:
     return out
 
 
+def goal_value_problems(description: GameDescription) -> list[Problem]:
+    """Goal values written as constants: an error when not an integer, a warning outside 0-100."""
+    out = []
+    for rule in description.rules:
+        head = rule.head
+        if head.name != "goal" or not isinstance(head, Function) or head.arity != 2:
+            continue
+        value = head.args[1]
+        if isinstance(value, Function):
+            out.append(Problem(_loc(value, rule.loc), f"goal value {value} in {head} is not an integer, so the goal "
+                               "is undefined (game managers read goal values as integers)"))
+        elif isinstance(value, Constant):
+            number = integer_value(value)
+            if number is None:
+                out.append(Problem(_loc(value, rule.loc), f"goal value {value} in {head} is not an integer, so the "
+                                   "goal is undefined (game managers read goal values as integers)"))
+            elif not 0 <= number <= 100:
+                out.append(Problem(_loc(value, rule.loc), f"goal value {value} in {head} is outside GDL's range 0 to "
+                                   "100; it is played as written", "warning"))
+    return out
+
+
 def keyword_problems(description: GameDescription, graph: DependencyGraph, complete: bool = True) -> list[Problem]:
     """Every keyword problem of ``description`` (without :func:`missing_problems` unless ``complete``)."""
     problems = (arity_problems(description) + placement_problems(description) + nested_keyword_problems(description)
-                + dependency_problems(graph) + role_problems(description))
+                + dependency_problems(graph) + role_problems(description) + goal_value_problems(description))
     return problems + missing_problems(description) if complete else problems

@@ -17,7 +17,8 @@ from ggp.gdl.rules import GameDescription
 from ggp.gdl.validate import prepare, unique_problems, validate
 
 
-def _is_kif(text: str) -> bool:
+def looks_like_kif(text: str) -> bool:
+    """True when the text is KIF (its first non-comment character is a parenthesis), not infix."""
     for line in text.lstrip("\ufeff").splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith((";", "%")):
@@ -29,7 +30,7 @@ def _is_kif(text: str) -> bool:
 def read_game(text: str, source: str | None = None) -> tuple[GameDescription, list[Problem]]:
     """Parse rules in either syntax; returns the description and the problems met reading it."""
     try:
-        if _is_kif(text):
+        if looks_like_kif(text):
             return read_kif(text, source)
         return parse_infix(text, source), []
     except GDLSyntaxError as exc:
@@ -51,18 +52,36 @@ def read_game_file(path: str | Path) -> tuple[GameDescription, list[Problem]]:
     return read_game(text, str(path))
 
 
+def load_game_with_warnings(path: str | Path) -> tuple[GameDescription, list[Problem]]:
+    """Read, validate and repair a game file (see :func:`load_game`); also the warnings, each
+    at its file, line and column: what reading found and what validation found. For a file in
+    another language (RECYCLE) only its own warnings: the rules generated from it are not the
+    user's text (``ggp validate`` reports their problems at the source)."""
+    from ggp.gdl.validate import prepare
+
+    description, problems = read_game_file(path)
+    errors = [p for p in problems if p.is_error]
+    if errors:
+        raise InvalidGameError(errors)
+    description, warnings = prepare(description)
+    if loader_for(Path(path)) is not None:
+        warnings = []
+    return description, sorted(dict.fromkeys(problems + warnings),
+                               key=lambda p: (p.location.line, p.location.column))
+
+
 def load_game(path: str | Path, check: bool = True) -> GameDescription:
     """Read a game file and (with ``check``) validate it and repair its clear slips.
 
     Raises :class:`InvalidGameError` on errors. The repairs (see :mod:`ggp.gdl.normalise`) make
     games with warnings playable as a reference game manager plays them.
     """
+    if check:
+        return load_game_with_warnings(path)[0]
     description, problems = read_game_file(path)
     errors = [p for p in problems if p.is_error]
     if errors:
         raise InvalidGameError(errors)
-    if check:
-        description, _ = prepare(description)
     return description
 
 

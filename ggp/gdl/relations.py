@@ -16,6 +16,9 @@ from ggp.gdl.rules import KEYWORDS, Distinct, GameDescription, Literal, Not, Or,
 from ggp.gdl.terms import Function, Term, sentence_name
 
 _ARGS = {0: "no arguments", 1: "1 argument"}
+#: Relations some game managers read though GDL does not define them (the Dresden
+#: GameController's ``sees_xml``, for its match viewer): never reported as unused.
+EXTENSIONS = frozenset({"sees_xml"})
 
 
 def _args(n: int) -> str:
@@ -106,7 +109,24 @@ def misspelt_relation_problems(graph: DependencyGraph) -> list[Problem]:
     return out
 
 
+def unused_relation_problems(graph: DependencyGraph) -> list[Problem]:
+    """A relation defined by rules with a body that nothing uses: its rules have no effect (a
+    relation that is close to a used name is reported as a likely misspelling instead)."""
+    out = []
+    used = sorted({rel[0] for rel in graph.uses if rel[0] not in KEYWORDS})
+    for rel, rules in graph.definitions.items():
+        if rel[0] in KEYWORDS or rel[0] in EXTENSIONS or rel in graph.uses or not any(r.body for r in rules):
+            continue
+        if difflib.get_close_matches(rel[0], [u for u in used if u != rel[0]], n=1, cutoff=0.85):
+            continue  # misspelt_relation_problems
+        rule = rules[0]
+        out.append(Problem(rule.head.loc or rule.loc or Location(None, 1, 1),
+                           f"relation '{rel[0]}' is defined but never used: its rules have no effect", "warning"))
+    return out
+
+
 def name_problems(description: GameDescription, graph: DependencyGraph, complete: bool = True) -> list[Problem]:
     """Every arity and (when the rules are ``complete``) undefined-relation problem of ``description``."""
-    problems = arity_consistency_problems(description) + misspelt_relation_problems(graph)
+    problems = (arity_consistency_problems(description) + misspelt_relation_problems(graph)
+                + unused_relation_problems(graph))
     return problems + undefined_relation_problems(graph) if complete else problems

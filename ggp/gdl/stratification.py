@@ -10,8 +10,11 @@ meaning is clear (warning).
 The recursion restriction (as ggp-base's validator reads it): in a rule whose head relation is
 recursive together with a positive body atom, every argument of that atom is ground, is an
 argument of the head, or has all its variables in positive atoms of non-recursive relations.
-Breaking it is harmless (warning) when no rule of the recursion builds a compound term that is
-not already in its body; otherwise the recursion can build ever larger terms (error).
+Breaking it is harmless when no rule of the recursion builds a compound term that is not already
+in its body; otherwise the recursion can build ever larger terms. Either way it is a warning, as
+clingo and other systems play such rules when they ground finitely (a guard, a state, a negation
+stops the recursion); the reasoners then ground them within a budget and fail with an error
+naming the recursion (:func:`term_building_recursions`) when they do not.
 """
 
 from __future__ import annotations
@@ -115,17 +118,32 @@ def _builds_terms(rule: Rule) -> Function | None:
     return None
 
 
-def recursion_problems(rules: list[Rule], graph: DependencyGraph) -> list[Problem]:
-    """Breaches of GDL's recursion restriction."""
-    out = []
-    component = graph.component_of()
-    recursive = set(component)
-    builders: dict[int, Function] = {}
+def _builders(rules: list[Rule], component: dict[Relation, int]) -> dict[int, tuple[Rule, Function]]:
+    """Per recursive component, a rule of it that builds a new compound term, and that term."""
+    builders: dict[int, tuple[Rule, Function]] = {}
     for rule in rules:
         comp = component.get(sentence_name(rule.head))
         built = _builds_terms(rule) if comp is not None else None
         if comp is not None and built is not None:
-            builders.setdefault(comp, built)
+            builders.setdefault(comp, (rule, built))
+    return builders
+
+
+def term_building_recursions(rules: list[Rule]) -> list[tuple[Rule, Function]]:
+    """The recursions that may build ever larger terms: one rule of each, with the term it builds.
+
+    Grounding such rules may not end; reasoners ground them within a budget.
+    """
+    graph = DependencyGraph.build(rules)
+    return list(_builders(rules, graph.component_of()).values())
+
+
+def recursion_problems(rules: list[Rule], graph: DependencyGraph) -> list[Problem]:
+    """Breaches of GDL's recursion restriction (warnings)."""
+    out = []
+    component = graph.component_of()
+    recursive = set(component)
+    builders = _builders(rules, component)
     seen: set[tuple[int, int, int]] = set()
     for rule in rules:
         head_rel = sentence_name(rule.head)
@@ -149,14 +167,13 @@ def recursion_problems(rules: list[Rule], graph: DependencyGraph) -> list[Proble
                     if key in seen:
                         continue
                     seen.add(key)
-                    built = builders.get(comp)
+                    builder = builders.get(comp)
                     base = (f"recursion restriction: {arg} in the recursive literal {atom} must be ground, an "
                             "argument of the head, or appear in a positive literal of a non-recursive relation")
-                    if built is None:
-                        out.append(Problem(arg.loc or atom.loc or Location(None, 1, 1),
-                                           base + "; harmless here, as the recursion builds no new terms", "warning"))
+                    if builder is None:
+                        why = "; harmless here, as the recursion builds no new terms"
                     else:
-                        out.append(Problem(arg.loc or atom.loc or Location(None, 1, 1),
-                                           base + f"; the recursion builds ever larger terms such as {built}, "
-                                           "so it may never end"))
+                        why = (f"; the recursion builds ever larger terms such as {builder[1]}: the game plays "
+                               "if they stay finitely many (the reasoners stop with an error if not)")
+                    out.append(Problem(arg.loc or atom.loc or Location(None, 1, 1), base + why, "warning"))
     return out

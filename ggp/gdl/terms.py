@@ -200,6 +200,17 @@ class Function(Term):
         return (Function, (self.name, self.args))
 
 
+_INTEGER = re.compile(r"[-+]?[0-9]+\Z")
+
+
+def integer_value(term: Term) -> int | None:
+    """The integer a constant such as ``20``, ``-20`` or ``+5`` names (as game managers read goal
+    values); None for anything else."""
+    if isinstance(term, Constant) and _INTEGER.match(term.name):
+        return int(term.name)
+    return None
+
+
 def sort_key(term: Term) -> tuple[object, ...]:
     """A total order on terms: numbers by value first, then names, then compound terms."""
     if isinstance(term, Function):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ggp.errors import InvalidGameError, Problem
 from ggp.gdl.dependencies import DependencyGraph
-from ggp.gdl.keywords import keyword_problems, state_dependent_declarations
+from ggp.gdl.keywords import INPUTS, keyword_problems, state_dependent_declarations
 from ggp.gdl.normalise import drop_relations, normalise
 from ggp.gdl.relations import name_problems
 from ggp.gdl.rules import GameDescription
@@ -34,7 +34,7 @@ def unique_problems(problems: list[Problem]) -> list[Problem]:
 
 def _repair(description: GameDescription, graph: DependencyGraph) -> tuple[GameDescription, list[Problem]]:
     """The repaired rules and the problems met repairing (see :mod:`ggp.gdl.normalise`)."""
-    ignored = state_dependent_declarations(graph)
+    ignored = state_dependent_declarations(graph) | {r.head.name for r in description.rules if r.head.name in INPUTS}
     repaired, problems = normalise(drop_relations(description, ignored))
     if not any(p.is_error for p in problems) and repaired != description:
         after = DependencyGraph.build(repaired.rules)

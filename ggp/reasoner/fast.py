@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ggp.collector import rare_collections
 from ggp.errors import ReasonerError
@@ -27,6 +27,9 @@ from ggp.reasoner.cache import CacheEntry, interned
 from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, GroundingTooLarge
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.network import Network
+
+if TYPE_CHECKING:
+    from ggp.reasoner.goal_order import GoalOrder
 
 T = TypeVar("T")
 Analysis = tuple[tuple[list[int], ...], Any]
@@ -130,6 +133,9 @@ class GroundMachine(StateMachine):
     With ``cache=True`` the machine is loaded from the disk cache when it is there, and what is
     built is stored there (see :mod:`ggp.reasoner.cache`; ``from_cache`` says which happened).
     """
+
+    #: The reading of several goal values for one role, made when first needed.
+    _order: GoalOrder | None = None
 
     def __init__(
         self, description: GameDescription, max_rules: int = DEFAULT_MAX_RULES,
@@ -370,10 +376,18 @@ class FastMachine(GroundMachine):
         result: dict[Constant, int] = {}
         for role, values in zip(self.roles, self._goals(self._packed(state).bits)):
             if len(values) > 1:
-                raise ReasonerError(f"role {role} has several goal values: {sorted(values)}")
-            if values:
+                result[role] = self._goal_order().value(state.fluents, role, values)
+            elif values:
                 result[role] = values[0]
         return result
+
+    def _goal_order(self) -> GoalOrder:
+        """The reading of several goal values for one role (made when first needed)."""
+        from ggp.reasoner.goal_order import GoalOrder
+
+        if self._order is None:
+            self._order = GoalOrder(self.description)
+        return self._order
 
     def next_state(self, state: State, joint: Sequence[Term]) -> State:
         """The successor state."""

@@ -108,7 +108,8 @@ class StateMachine(ABC):
     def goals(self, state: State) -> dict[Constant, int]:
         """Each role's goal value in ``state``; a role without one is absent.
 
-        Raises :class:`~ggp.errors.ReasonerError` when a role has several goal values.
+        When the rules give a role several values, the first goal rule (in source order) that
+        holds gives it, as the Dresden GameController reads them (:mod:`ggp.reasoner.goal_order`).
         """
 
     @abstractmethod

@@ -17,23 +17,31 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import clingo
 from clingo import ast
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Term, sort_key
+from ggp.gdl.stratification import term_building_recursions
+from ggp.gdl.terms import Constant, Term, integer_value, sort_key
 from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
-from ggp.reasoner.machine import FluentState, State, StateMachine, goal_value
+from ggp.reasoner.domains import DEFAULT_MAX_RULES, RuleBudget
+from ggp.reasoner.machine import FluentState, State, StateMachine
 from ggp.reasoner.relevance import Relevance
 from ggp.reasoner.rule_reveals import rule_reveals
+
+if TYPE_CHECKING:
+    from ggp.reasoner.goal_order import GoalOrder
 
 _CACHE_SIZE = 256
 #: Grounded states kept for their transitions (each holds a clingo program in memory).
 _GROUNDED_SIZE = 8
 _STATE_SHOWS = "#show legal/2. #show terminal/0. #show goal/2. #show next/1. #show sees/2.\n"
 _MOVES = "#external does(R,M) : legal(R,M).\n"
+#: Seconds one grounding may take when the rules may not ground finitely.
+STATE_GROUNDING_SECONDS = 120.0
 
 Analysis = tuple[dict[Constant, tuple[Term, ...]], bool, dict[Constant, set[int]]]
 Transition = tuple[frozenset[Term], dict[Constant, frozenset[Term]]]
@@ -53,10 +61,12 @@ class _Messages:
         return ReasonerError(f"clingo cannot ground the rules: {detail}")
 
 
-def _control(add: Callable[[clingo.Control], None]) -> clingo.Control:
-    """A grounded control whose program ``add`` supplies."""
+def _control(add: Callable[[clingo.Control], None], budget: clingo.Observer | None = None) -> clingo.Control:
+    """A grounded control whose program ``add`` supplies (within ``budget``, when given)."""
     messages = _Messages()
     ctl = clingo.Control(["--models=2", "--warn=none"], logger=messages, message_limit=5)
+    if budget is not None:
+        ctl.register_observer(budget)
     try:
         add(ctl)
         ctl.ground([("base", [])])
@@ -100,6 +110,8 @@ class ParsedProgram:
             raise messages.error(exc) from None
         #: The program's statements, in order.
         self.statements = tuple(statements)
+        #: Makes the budget of each grounding (None: unbounded; see :class:`OracleMachine`).
+        self.budget: Callable[[], clingo.Observer] | None = None
 
     def grounded(self, extra: str, statements: Sequence[ast.AST] | None = None) -> clingo.Control:
         """A fresh control with the program (or those of its ``statements`` given) and ``extra``
@@ -111,7 +123,7 @@ class ParsedProgram:
                     builder.add(statement)
                 ast.parse_string(extra, builder.add)
 
-        return _control(add)
+        return _control(add, self.budget() if self.budget is not None else None)
 
 
 class _GroundedState:
@@ -156,6 +168,12 @@ class OracleMachine(StateMachine):
         self.names = AspNames()
         self.program = description_to_asp(description, self.names)
         self.rules = ParsedProgram(self.program)
+        builders = term_building_recursions(list(description.rules))
+        if builders:  # the rules may not ground finitely: each grounding gets a budget
+            rule, built = builders[0]
+            where = f" at {rule.loc}" if rule.loc else ""
+            what = f"grounding the rules (the recursion{where} builds ever larger terms such as {built})"
+            self.rules.budget = lambda: RuleBudget(what, DEFAULT_MAX_RULES, STATE_GROUNDING_SECONDS)
         self._relevance = Relevance(self.rules.statements)
         symbols = _unique_model(self.rules.grounded("#show role/1. #show init/1.\n"))
         self._init = frozenset(self.names.to_term(s.arguments[0]) for s in symbols if s.name == "init")
@@ -165,6 +183,7 @@ class OracleMachine(StateMachine):
         self._atoms: dict[clingo.Symbol, tuple[str, tuple[Term, ...]]] = {}
         self._grounded: OrderedDict[frozenset[Term], _GroundedState] = OrderedDict()
         self._lock = threading.Lock()  # a grounded state's control solves one query at a time
+        self._order: GoalOrder | None = None
         self._state_cache: OrderedDict[frozenset[Term], Analysis] = OrderedDict()
         self._move_cache: OrderedDict[tuple[frozenset[Term], tuple[Term, ...]], Transition] = OrderedDict()
 
@@ -223,7 +242,10 @@ class OracleMachine(StateMachine):
                 if args[0] in legal:
                     legal[args[0]].append(args[1])  # type: ignore[index]
             elif name == "goal" and len(args) == 2 and args[0] in legal:
-                goals.setdefault(args[0], set()).add(goal_value(args[0], args[1]))  # type: ignore[arg-type]
+                value = integer_value(args[1])
+                if value is None:
+                    raise ReasonerError(f"goal value {args[1]} of {args[0]} is not an integer")
+                goals.setdefault(args[0], set()).add(value)  # type: ignore[arg-type]
         result = ({r: tuple(sorted(ms, key=sort_key)) for r, ms in legal.items()}, terminal, goals)
         self._state_cache[key] = result
         if len(self._state_cache) > _CACHE_SIZE:
@@ -272,9 +294,19 @@ class OracleMachine(StateMachine):
             if not values:
                 continue
             if len(values) > 1:
-                raise ReasonerError(f"role {role} has several goal values: {sorted(values)}")
-            result[role] = next(iter(values))
+                result[role] = self._goal_order().value(state.fluents, role, values)
+            else:
+                result[role] = next(iter(values))
         return result
+
+    def _goal_order(self) -> GoalOrder:
+        """The reading of several goal values for one role (made when first needed)."""
+        from ggp.reasoner.goal_order import GoalOrder
+
+        with self._lock:
+            if self._order is None:
+                self._order = GoalOrder(self.description)
+            return self._order
 
     def next_state(self, state: State, joint: Sequence[Term]) -> State:
         """The ``next`` atoms for the joint move."""

@@ -49,6 +49,7 @@ from translators.recycle.ir.nodes import Env
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.rulebook.inline import inline, without_repeats
 from translators.recycle.rulebook.merge import merge
+from translators.recycle.rulebook.order import no_left_recursion
 from translators.recycle.rulebook.names import (
     node_words,
     rename,
@@ -129,6 +130,7 @@ def _run(game: Game) -> Translation:
     staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
     hints = {name: node_words(node) for name, node in book.nodes.items()}
     book.groups = without_repeats(rename(book.groups, word_names(book.groups, staged, hints)))
+    book.groups = no_left_recursion(book.groups)
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))
     steps = {point.id: point.kind for point in control.points.values()}

@@ -120,6 +120,12 @@ def emit_chance(comp: Compiler) -> None:
                 book.add(rule(f("legal", RANDOM, f(kind, var)), cond + pick))
                 book.add(rule(c("chance"), cond))
         book.add(rule(f("legal", RANDOM, NOOP), Not(c("chance"))) if uses_by_batch else rule(f("legal", RANDOM, NOOP)))
+    # A manager that plays random itself may track random's state from its percepts alone (the
+    # GameControllers' local players do, ignoring the moves they made): seeing every move,
+    # random knows the true state, hence its legal moves. See docs/interop.md.
+    with book.group("random sees every move, so that it always knows its legal moves"):
+        who, move = Variable("r"), Variable("m")
+        book.add(rule(f("sees", RANDOM, f("did", who, move)), f("role", who), f("does", who, move)))
 
 
 __all__ = ["emit_chance", "emit_choices", "has_chance"]
