@@ -171,6 +171,10 @@ def _location_names(loc: CardLocation, lists: dict[str, set[str]]) -> list[str]:
     raise TranslationError(loc, "a card location's name must be a NAME or a variable over a list of names")
 
 
+#: The most cards a game may create (the largest corpus game has 56).
+MAX_CARDS = 10_000
+
+
 def _decks(game: Game, declared: dict[str, Node]) -> Iterable[tuple[CreateDeck, int]]:
     for step in game.setup.decks:
         if isinstance(step, Repeat):
@@ -227,6 +231,9 @@ def build_model(game: Game) -> GameModel:
         for _ in range(times):
             for attrs in create.deck.cards():
                 count += 1
+                if count > MAX_CARDS:
+                    raise TranslationError(create, f"the game creates more than {MAX_CARDS} cards (each card is a "
+                                           "constant of the rules and a fluent of every state)")
                 model.cards.append(Card(f"c{count}", tuple(attrs.items()), home))
     model.locations = sorted(locations)
     names: set[str] = set()
