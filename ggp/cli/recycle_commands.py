@@ -145,6 +145,9 @@ def run_stats(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             raise GGPError(f"cannot read the engine's figures {args.reference}: {exc}") from exc
         engine = reference.get(name) if isinstance(reference, dict) else None
+        if engine is not None and not (isinstance(engine, dict) and all(
+                isinstance(engine.get(k), int) for k in ("games_run", "completed"))):
+            raise GGPError(f"{args.reference}: the entry {name!r} has no integer games_run and completed")
         if engine is None:
             print(f"{args.file}: the engine's figures ({args.reference}) have no entry {name!r}; "
                   "nothing to compare", file=sys.stderr)

@@ -70,10 +70,11 @@ REGRESSIONS = [
     (AGRAM, "(> (size ('P vloc TRICK)) 0)", "(> (size ('P vloc TRICK)) 10000000)", "translated"),  # a 10M-row table
     (KUHN, KUHN_DECK, f"(repeat 10000000 {KUHN_DECK})", "located"),  # ten million cards made one by one
     (AGRAM, AGRAM_ACES, "(RED, BLACK)", "translated"),  # aces without a SUIT: KeyError 'SUIT' in the point map
+    (KUHN, "(create players 2)", "(create players 10000000)", "located"),  # ten million roles (hours)
 ]
 
 
-@pytest.mark.parametrize("sheet, old, new, expected", REGRESSIONS, ids=["repeat", "size", "cards", "pointmap"])
+@pytest.mark.parametrize("sheet, old, new, expected", REGRESSIONS, ids=["repeat", "size", "cards", "pointmap", "players"])
 def test_regression(sheet: Path, old: str, new: str, expected: str) -> None:
     text = sheet.read_text(encoding="utf-8")
     assert old in text

@@ -89,6 +89,10 @@ def test_unreadable_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["recycle", "stats", str(RULESHEETS / "kuhn.rcy"), "--compare", "--reference",
                  str(tmp_path / "absent.json")]) == 1
     assert "cannot read the engine's figures" in capsys.readouterr().err
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"kuhn.rcy": {"games_run": "many"}}))
+    assert main(["recycle", "stats", str(RULESHEETS / "kuhn.rcy"), "--compare", "--reference", str(odd)]) == 1
+    assert "the entry 'kuhn.rcy' has no integer games_run and completed" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text, where", [

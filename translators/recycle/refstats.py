@@ -109,7 +109,7 @@ def compare(ours: dict[str, Any], engine: dict[str, Any]) -> list[Agreement]:
                      engine.get("options_per_decision_mean"), math.hypot(se, engine_se),
                      "pooled mean, ratio-estimator se over games, scaled to the engine's games"))
     d1 = ours["choices_mean"] * n1 if ours["choices_mean"] is not None else 0
-    d2 = engine.get("choices_mean", 0) * n2
+    d2 = (engine.get("choices_mean") or 0) * n2
     seats = ours["players"]
     for name, count1, count2, what in (("decision_share_by_seat", d1, d2, "decisions"),
                                        ("win_share_tie_split", n1, n2, "completed games")):
@@ -139,6 +139,8 @@ def _share(name: str, p1: float | None, p2: float | None, n1: int, n2: int, test
 def _mean(name: str, m1: float | None, m2: float | None, se: float, test: str) -> Agreement:
     if m1 is None or m2 is None or math.isnan(se):
         return Agreement(name, m1, m2, se, False, "missing on one side")
+    if math.isinf(se):
+        return Agreement(name, m1, m2, se, False, "no completed game on one side")
     return Agreement(name, m1, m2, se, abs(m1 - m2) <= Z * se + ROUNDING, test)
 
 

@@ -173,6 +173,8 @@ def _location_names(loc: CardLocation, lists: dict[str, set[str]]) -> list[str]:
 
 #: The most cards a game may create (the largest corpus game has 56).
 MAX_CARDS = 10_000
+#: The most players a game may have (the corpus's games have 2 to 7).
+MAX_PLAYERS = 100
 
 
 def _decks(game: Game, declared: dict[str, Node]) -> Iterable[tuple[CreateDeck, int]]:
@@ -192,6 +194,8 @@ def build_model(game: Game) -> GameModel:
     players = game.player_count()
     if players is None or players < 1:
         raise TranslationError(game.setup.players, "the number of players must be a literal or a declared literal")
+    if players > MAX_PLAYERS:
+        raise TranslationError(game.setup.players, f"{players} players: at most {MAX_PLAYERS} (each is a role of the rules)")
     teams: list[tuple[int, ...]] = []
     if game.setup.teams is not None:
         for spec in game.setup.teams.teams:
