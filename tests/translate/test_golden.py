@@ -121,6 +121,20 @@ def test_max_with_ties_broken_by_random() -> None:
     assert any(r.startswith("(<= max_table_tie ") for r in got)
 
 
+def test_an_award_missed_on_a_literal_pair_ignores_its_computed_pair() -> None:
+    # The two of hearts misses ((RANK : ACE) (SUIT : TRUMP)) on its rank, whatever TRUMP holds: its
+    # points must not depend on TRUMP (they once required TRUMP != HEARTS: no points at all then).
+    body = ("(do ((set (game str TRUMP) HEARTS)"
+            " (set (game points P) (((RANK : ACE) (SUIT : (game str TRUMP)) 5) ((RANK : TWO) 2)))"
+            " (move (top (game iloc STOCK)) (top (game vloc TABLE)))"
+            " (move (max (game vloc TABLE) using (game points P)) (top (game vloc WON)))))")
+    deck = "(deck (RANK (ACE, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS))) (BLACK (SUIT (CLUBS)))))"
+    assert_has(game(body, deck=deck),
+               "(<= (points_p two_hearts 2) (true (pmap game p (site2 ?d0))))",
+               "(<= (points_p ace_hearts 5) (true (pmap game p (site2 hearts))))",
+               "(<= (points_p ace_hearts 0) (true (pmap game p (site2 ?d0))) (distinct ?d0 hearts))")
+
+
 def test_goals_rank_the_players_with_four_generic_rules() -> None:
     got = rules(game("(do ((inc ((0 player) sto SCORE) 1)))"))
     assert "(<= (rank ?p 0 0 0) (seat ?p))" in got

@@ -12,6 +12,7 @@ from translators.recycle.analysis.moves import move_names
 from translators.recycle.rulebook.inline import inline
 from translators.recycle.rulebook.merge import merge
 from translators.recycle.rulebook.names import node_words, rename, stage_words, word_names
+from translators.recycle.rulebook.order import no_left_recursion
 from translators.recycle.symbols.vocabulary import card_constant
 from translators.recycle.translate import analysed
 
@@ -116,3 +117,13 @@ def test_numbered_relations_take_the_games_words() -> None:
     names = word_names([("", rules)], hints={"max_1": ["trick", "strength"]})
     assert names == {"not_3": "not_action_check", "max_1_reach": "max_trick_reach", "max_1_value": "max_trick_value"}
     assert out(rename([("", rules)], names))[1] == "(<= terminal not_action_check)"
+
+
+def test_left_recursion_gets_its_binding_literals_first() -> None:
+    rules = kif_rules("(succ 0 1) (succ 1 2) (r 0) (<= (r ?y) (r ?x) (succ ?x ?y) (distinct ?x 1))")
+    assert out(no_left_recursion([("", rules)]))[-1] == "(<= (r ?y) (succ ?x ?y) (r ?x) (distinct ?x 1))"
+    # a rule whose first call is of another relation, and a chain over constant positions, stay
+    kept = "(<= (s 2 ?n) (s 1 ?n) (t ?n))"
+    rules = kif_rules("(t 1) (s 0 1) (<= (s 1 ?n) (s 0 ?n)) " + kept + " (<= (r ?y) (succ ?x ?y) (r ?x))")
+    assert kept in out(no_left_recursion([("", rules)]))
+    assert "(<= (r ?y) (succ ?x ?y) (r ?x))" in out(no_left_recursion([("", rules)]))

@@ -266,6 +266,8 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         return cx.exists(coll, env, ctl)
     if k < 0:
         return [] if op in (">", ">=", "!=") else [FALSE]
+    if k > len(cx.model.cards):  # no collection holds more cards than the game has
+        return [] if op in ("<", "<=", "!=") else [FALSE]
     lits, value = count(cx, coll, env, ctl, k + 1)
     table = cx.tables.test(op, k, (0, k + 1))
     return lits + [f(table, value) if table else FALSE]

@@ -268,35 +268,37 @@ class Control:
 
     def walk_batch(self, parent: str, batch_id: str, sigma: dict[str, Source], live: set[str], depth: int) -> None:
         """Run a batch, unless every effect of it is under a guard that does not hold: then go
-        on to what follows it (a guarded region costs no step when its condition is false)."""
-        batch = self.batch_by_id[batch_id]
-        common = self.common_guards(batch)
-        if not common:
-            self.leaf(parent, self.points[batch_id], sigma, live)
-            return
-        lits: list[Literal] = []
-        for guard in common:
-            if self.guard_batch.get(guard.anchor) == batch_id:
-                sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
-                for s, src in sigma.items():
-                    sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
-                lits += self.cond(guard.cond, guard.env,
-                                  SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items()))), batch_id))
-            else:
-                lits.append(true(f("flag", c(f"g{guard.id}"))))
-        test = self.book.name("runs")
-        yes, no = self.book.name("run"), self.book.name("skip")
-        with self.book.group(f"step {batch_id} runs only if its guards hold"):
-            self.book.add(rule(c(test), lits))
-            self.book.add(rule(c(yes), [c(parent), c(test)]))
-            self.book.add(rule(c(no), [c(parent), Not(c(test))]))
-        self.leaf(yes, self.points[batch_id], sigma, live)
-        following = self.next_of.get(batch_id)
-        if following is not None:
-            self.walk_batch(no, following, sigma, live, depth)
-        else:
-            stage, index = self.cont_of[batch_id]
-            self.walk(no, stage, index, sigma, live, depth)
+        on to what follows it (a guarded region costs no step when its condition is false).
+        A chain of skipped batches is followed in a loop, not by recursion: it can be long."""
+        while True:
+            batch = self.batch_by_id[batch_id]
+            common = self.common_guards(batch)
+            if not common:
+                self.leaf(parent, self.points[batch_id], sigma, live)
+                return
+            lits: list[Literal] = []
+            for guard in common:
+                if self.guard_batch.get(guard.anchor) == batch_id:
+                    sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
+                    for s, src in sigma.items():
+                        sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
+                    lits += self.cond(guard.cond, guard.env,
+                                      SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items()))), batch_id))
+                else:
+                    lits.append(true(f("flag", c(f"g{guard.id}"))))
+            test = self.book.name("runs")
+            yes, no = self.book.name("run"), self.book.name("skip")
+            with self.book.group(f"step {batch_id} runs only if its guards hold"):
+                self.book.add(rule(c(test), lits))
+                self.book.add(rule(c(yes), [c(parent), c(test)]))
+                self.book.add(rule(c(no), [c(parent), Not(c(test))]))
+            self.leaf(yes, self.points[batch_id], sigma, live)
+            following = self.next_of.get(batch_id)
+            if following is None:
+                stage, index = self.cont_of[batch_id]
+                self.walk(no, stage, index, sigma, live, depth)
+                return
+            parent, batch_id = no, following
 
     def common_guards(self, batch: Batch) -> list[ir.Guard]:
         """The guards every effect of a batch is under."""

@@ -79,6 +79,8 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                         dyn = [(k, i) for k, v, i in pairs if v is None]
                         if not dyn:
                             continue
+                        if not hit and any(k not in attrs or (v is not None and attrs[k] != v) for k, v, _ in pairs):
+                            continue  # missed whatever is stored: a static pair fails, or the card lacks a key
                         if hit:
                             for k, i in dyn:
                                 if isinstance(args[i], Variable):

@@ -77,6 +77,9 @@ from translators.recycle.translation_error import TranslationError
 
 #: How many members of a collection ``subsets`` and ``runs`` look at.
 SLOTS = 5
+#: The most effects a ``repeat`` may unroll to (the corpus's largest repeat unrolls to a few
+#: dozen; a count in the millions would take the translator hours).
+MAX_UNROLLED = 10_000
 
 #: Forwarding state: location key -> (effect id, guards of the move).
 Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
@@ -212,6 +215,9 @@ class Lowerer:
             out: list[ir.Effect] = []
             for _ in range(times):
                 out += self.item(node.action, env, guards, fwd)
+                if len(out) > MAX_UNROLLED:
+                    raise TranslationError(node, f"`repeat {times}` unrolls to more than {MAX_UNROLLED} effects "
+                                           "(a repeat is written out once per time)")
             return out
         if isinstance(node, TurnPass):
             return []

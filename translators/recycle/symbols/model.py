@@ -171,6 +171,12 @@ def _location_names(loc: CardLocation, lists: dict[str, set[str]]) -> list[str]:
     raise TranslationError(loc, "a card location's name must be a NAME or a variable over a list of names")
 
 
+#: The most cards a game may create (the largest corpus game has 56).
+MAX_CARDS = 10_000
+#: The most players a game may have (the corpus's games have 2 to 7).
+MAX_PLAYERS = 100
+
+
 def _decks(game: Game, declared: dict[str, Node]) -> Iterable[tuple[CreateDeck, int]]:
     for step in game.setup.decks:
         if isinstance(step, Repeat):
@@ -188,6 +194,8 @@ def build_model(game: Game) -> GameModel:
     players = game.player_count()
     if players is None or players < 1:
         raise TranslationError(game.setup.players, "the number of players must be a literal or a declared literal")
+    if players > MAX_PLAYERS:
+        raise TranslationError(game.setup.players, f"{players} players: at most {MAX_PLAYERS} (each is a role of the rules)")
     teams: list[tuple[int, ...]] = []
     if game.setup.teams is not None:
         for spec in game.setup.teams.teams:
@@ -227,6 +235,9 @@ def build_model(game: Game) -> GameModel:
         for _ in range(times):
             for attrs in create.deck.cards():
                 count += 1
+                if count > MAX_CARDS:
+                    raise TranslationError(create, f"the game creates more than {MAX_CARDS} cards (each card is a "
+                                           "constant of the rules and a fluent of every state)")
                 model.cards.append(Card(f"c{count}", tuple(attrs.items()), home))
     model.locations = sorted(locations)
     names: set[str] = set()
