@@ -76,7 +76,7 @@ def test_an_increment_reads_the_successor_table_within_the_cells_range() -> None
                "(<= (stoset game pot ?n2) (at_step b1_1) (true (sto game pot ?n1)) (plus ?n1 1 ?n2) (pot_range ?n2))",
                "(<= (increase_pot_ok ?x) (plus ?x 1 ?z) (pot_range ?z))",
                "(pot_range 0)",
-               "(<= (pot_range ?y) (pot_range ?x) (succ ?x ?y) (distinct ?x 1))",
+               "(<= (pot_range ?y) (succ ?x ?y) (pot_range ?x) (distinct ?x 1))",
                "(<= (plus ?x 0 ?x) (number ?x))",
                "(<= (plus ?x ?y ?z) (addend ?y) (succ ?w ?y) (plus ?x ?w ?v) (succ ?v ?z))",
                "(succ 0 1)")
