@@ -63,8 +63,6 @@ def test_kuhn_poker_by_hand_and_against_the_engine(tmp_path: Path) -> None:
 #: Corpus games whose figures differ from the engine's, and why (see the module doc).
 KNOWN = {
     "KuhnPoker2.rcy": "the engine's turns and wins are not what the rules give (worked out by hand above)",
-    # 60 matches (seed 5): 22.75 turns (20.3..25.2) against the engine's 17.04; options and seat shares agree
-    "Pairs2.rcy": "matches of the translated game are longer than the engine's (cause not found yet)",
 }
 SLOW = ["Agram4.rcy", "Agram2.rcy", "KuhnPoker2.rcy", "NinetyEight2.rcy", "Pairs2.rcy", "LAMA2.rcy",
         "Blackjack2.rcy", "Polignac4.rcy"]
