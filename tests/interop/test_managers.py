@@ -84,8 +84,8 @@ def test_kuhn_dresden_hyperplay(peers: Peers, translations: Translations) -> Non
     assert_clean(result, allowed=(HYPERPLAY_NO_MOVE,))
 
 
-LARGE = ("agram", "euchre", "santase")
-SEATS = {"agram": 4, "euchre": 4, "santase": 2}
+LARGE = ("agram", "euchre", "santase", "leduc")
+SEATS = {"agram": 4, "euchre": 4, "santase": 2, "leduc": 2}
 
 
 @pytest.mark.slow
