@@ -67,6 +67,13 @@ CREATE INDEX IF NOT EXISTS tournament_matches_by_tournament ON tournament_matche
 """
 
 
+# Inserts name their columns: a database made by an earlier version, with more columns, still
+# takes rows.
+_INSERT_MATCH = ("INSERT OR REPLACE INTO matches (match_id, started, finished, status, game, game_sha256, players, "
+                 "goals, steps, errors, record_path, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT_MEMBER = "INSERT OR REPLACE INTO tournament_matches (match_id, tournament_id, tournament_index) VALUES (?,?,?)"
+
+
 class StoreError(GGPError):
     """The match database cannot be opened or has no such match."""
 
@@ -158,7 +165,7 @@ class MatchStore:
         values = (record.match_id, record.started, record.finished, record.status, record.game_source,
                   record.game_sha256, json.dumps(record.players), json.dumps(record.goals), steps,
                   len(record.errors), str(record_path) if record_path else None, json.dumps(header))
-        return "INSERT OR REPLACE INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", values
+        return _INSERT_MATCH, values
 
     def begin(self, record: MatchRecord, record_path: str | Path | None = None,
               tournament: str | None = None, index: int | None = None) -> None:
@@ -167,14 +174,14 @@ class MatchStore:
         statements = [("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,)),
                       self._row(record, record_path, 0)]
         if tournament is not None and index is not None:
-            statements.append(("INSERT OR REPLACE INTO tournament_matches VALUES (?,?,?)",
+            statements.append((_INSERT_MEMBER,
                                (record.match_id, tournament, index)))
         self._write(statements)
 
     def add_step(self, record: MatchRecord, step: Step) -> None:
         """Commit one more step of a running match (its row counts it)."""
         self._write([
-            ("INSERT OR REPLACE INTO match_steps VALUES (?,?,?)",
+            ("INSERT OR REPLACE INTO match_steps (match_id, turn, step) VALUES (?,?,?)",
              (record.match_id, step.turn, json.dumps(record_step_json(step)))),
             ("UPDATE matches SET steps = ?, errors = ? WHERE match_id = ?",
              (step.turn + 1, len(record.errors), record.match_id)),
@@ -186,7 +193,7 @@ class MatchStore:
         statements = [self._row(record, record_path, len(record.steps)),
                       ("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,))]
         if tournament is not None and index is not None:
-            statements.append(("INSERT OR REPLACE INTO tournament_matches VALUES (?,?,?)",
+            statements.append((_INSERT_MEMBER,
                                (record.match_id, tournament, index)))
         self._write(statements)
 
@@ -220,7 +227,7 @@ class MatchStore:
 
     def add_tournament(self, row: TournamentRow) -> None:
         """Store a new tournament's settings."""
-        self._write([("INSERT OR REPLACE INTO tournaments VALUES (?,?,?,?,?)",
+        self._write([("INSERT OR REPLACE INTO tournaments (tournament_id, created, game, game_sha256, settings) VALUES (?,?,?,?,?)",
                       (row.tournament_id, row.created, row.game, row.game_sha256, json.dumps(row.settings)))])
 
     def tournament(self, tournament_id: str) -> TournamentRow:
