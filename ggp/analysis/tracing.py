@@ -142,7 +142,10 @@ def _turn(machine: StateMachine, state: State, fluents: frozenset[Term], legal: 
     hidden = hand = None
     if cards:
         hidden, hand = _card_view(fluents, str(machine.roles[role_index]))
-    return Turn(step, seat, len(options), chosen, str(joint[role_index]), branching, values, after, hidden, hand)
+    # kept to the 4 decimals a trace file keeps, so a trace read back is the trace made
+    return Turn(step, seat, len(options), chosen, str(joint[role_index]), branching,
+                tuple(round(v, 4) for v in values), tuple(round(v, 4) for v in after),
+                None if hidden is None else round(hidden, 4), hand)
 
 
 def option_standings(machine: StateMachine, state: State, legal: Sequence[Sequence[Term]], role_index: int,
