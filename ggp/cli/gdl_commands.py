@@ -156,11 +156,7 @@ def run_playout(args: argparse.Namespace) -> int:
     with Progress(args.count, "playouts", quiet=args.quiet) as bar:
         while totals.playouts < args.count:
             part = random_playouts(machine, rng, min(chunk, args.count - totals.playouts))
-            totals = PlayoutTotals(
-                totals.playouts + part.playouts, totals.steps + part.steps, totals.unfinished + part.unfinished,
-                {r: totals.goal_sums.get(r, 0) + part.goal_sums.get(r, 0) for r in {**totals.goal_sums, **part.goal_sums}},
-                {r: totals.goal_counts.get(r, 0) + part.goal_counts.get(r, 0)
-                 for r in {**totals.goal_counts, **part.goal_counts}})
+            totals = totals.plus(part)
             bar.update(part.playouts)
     elapsed = time.perf_counter() - start
     report: dict[str, Any] = {

@@ -16,18 +16,18 @@ from dataclasses import dataclass
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Term
+from ggp.gdl.terms import Constant, Term, integer_value
 
 JointMove = tuple[Term, ...]
 
 
 def goal_value(role: Term, value: Term) -> int:
-    """The integer a ``goal`` atom gives ``role``: GDL's 0 to 100, or any integer (rules that
-    return a game's own score, such as the OpenSpiel bridge's, give negative values too)."""
-    text = value.name if isinstance(value, Constant) else ""
-    if not (text[1:] if text.startswith("-") else text).isdigit():
-        raise ReasonerError(f"goal value {value} of {role} is not a number")
-    return int(text)
+    """The integer a ``goal`` atom gives ``role``: GDL's 0 to 100, or any integer (``-20``, ``+5``:
+    rules that return a game's own score give negative values too)."""
+    found = integer_value(value)
+    if found is None:
+        raise ReasonerError(f"goal value {value} of {role} is not an integer")
+    return found
 
 
 class State(ABC):
@@ -76,6 +76,14 @@ class PlayoutTotals:
     unfinished: int
     goal_sums: dict[Constant, int]
     goal_counts: dict[Constant, int]
+
+    def plus(self, other: PlayoutTotals) -> PlayoutTotals:
+        """The totals of both sets of playouts."""
+        roles = list(dict.fromkeys([*self.goal_counts, *other.goal_counts]))
+        return PlayoutTotals(self.playouts + other.playouts, self.steps + other.steps,
+                             self.unfinished + other.unfinished,
+                             {r: self.goal_sums.get(r, 0) + other.goal_sums.get(r, 0) for r in roles},
+                             {r: self.goal_counts.get(r, 0) + other.goal_counts.get(r, 0) for r in roles})
 
 
 class StateMachine(ABC):

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
-from ggp.gdl.terms import Constant, Term, integer_value, sort_key
+from ggp.gdl.terms import Constant, Term, sort_key
+from ggp.reasoner.machine import goal_value
 
 if TYPE_CHECKING:
     from ggp.reasoner.grounding import GroundProgram
@@ -166,10 +167,7 @@ def build_network(description: GameDescription, program: GroundProgram) -> Netwo
         elif name == "goal":
             r = role_index.get(args[0])
             if r is not None:
-                value = integer_value(args[1])
-                if value is None:
-                    raise ReasonerError(f"goal value {args[1]} of {args[0]} is not an integer")
-                net.goals[r].append((value, ref))
+                net.goals[r].append((goal_value(args[0], args[1]), ref))
         elif name == "next":
             if args[0] not in fluent_index:
                 raise ReasonerError(f"(next {args[0]}) is outside the reachable domain")

@@ -25,10 +25,10 @@ from clingo import ast
 from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.stratification import term_building_recursions
-from ggp.gdl.terms import Constant, Term, integer_value, sort_key
+from ggp.gdl.terms import Constant, Term, sort_key
 from ggp.reasoner.asp import AspNames, description_to_asp, does_facts, facts
 from ggp.reasoner.domains import DEFAULT_MAX_RULES, RuleBudget
-from ggp.reasoner.machine import FluentState, State, StateMachine
+from ggp.reasoner.machine import FluentState, State, StateMachine, goal_value
 from ggp.reasoner.relevance import Relevance
 from ggp.reasoner.rule_reveals import rule_reveals
 
@@ -242,10 +242,7 @@ class OracleMachine(StateMachine):
                 if args[0] in legal:
                     legal[args[0]].append(args[1])  # type: ignore[index]
             elif name == "goal" and len(args) == 2 and args[0] in legal:
-                value = integer_value(args[1])
-                if value is None:
-                    raise ReasonerError(f"goal value {args[1]} of {args[0]} is not an integer")
-                goals.setdefault(args[0], set()).add(value)  # type: ignore[arg-type]
+                goals.setdefault(args[0], set()).add(goal_value(args[0], args[1]))  # type: ignore[arg-type]
         result = ({r: tuple(sorted(ms, key=sort_key)) for r, ms in legal.items()}, terminal, goals)
         self._state_cache[key] = result
         if len(self._state_cache) > _CACHE_SIZE:

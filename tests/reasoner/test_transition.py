@@ -11,7 +11,7 @@ from ggp.gdl.load import load_game, read_game
 from ggp.gdl.terms import Constant, Term
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import goal_value
-from ggp.reasoner.play import random_joint_move
+from ggp.reasoner.play import random_joint_move, random_playouts
 from tests.conftest import RULESHEETS
 
 
@@ -50,12 +50,20 @@ def test_domains_hold_every_legal_move_and_percept() -> None:
 def test_goal_values_are_integers() -> None:
     assert goal_value(Constant("r"), Constant("-3")) == -3
     assert goal_value(Constant("r"), Constant("100")) == 100
-    with pytest.raises(ReasonerError, match="not a number"):
+    with pytest.raises(ReasonerError, match="not an integer"):
         goal_value(Constant("r"), Constant("lots"))
-    with pytest.raises(ReasonerError, match="not a number"):
+    with pytest.raises(ReasonerError, match="not an integer"):
         goal_value(Constant("r"), Term.parse("(f 1)"))
     rules, problems = read_game("(role a) (init s) (<= terminal (true s)) (goal a -2)")
     assert not problems
     for kind in ("fast", "oracle"):
         machine = make_machine(rules, kind)
         assert machine.goals(machine.initial_state()) == {Constant("a"): -2}
+
+
+def test_playout_totals_in_parts_add_up_to_one_call() -> None:
+    machine = make_machine(load_game(str(RULESHEETS / "kuhn.rcy")))
+    whole = random_playouts(machine, random.Random(7), 10)
+    rng = random.Random(7)
+    parts = random_playouts(machine, rng, 4).plus(random_playouts(machine, rng, 6))
+    assert parts == whole and whole.playouts == 10

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ggp.gdl.rules import Distinct, Literal, Not, Or, Rule
+from ggp.gdl.dependencies import body_atoms
+from ggp.gdl.rules import Distinct, Literal, Rule
 from ggp.gdl.terms import Constant, Function
 
 Group = tuple[str, list[Rule]]
@@ -73,15 +74,8 @@ def _positive(lit: Literal) -> bool:
 
 
 def _names(lit: Literal) -> list[str]:
-    if isinstance(lit, Not):
-        return _names(lit.literal)
-    if isinstance(lit, Or):
-        return [n for p in lit.literals for n in _names(p)]
-    if isinstance(lit, Function) and lit.name in ("true", "does"):
-        return []
-    if _positive(lit):
-        return [lit.name]  # type: ignore[union-attr]
-    return []
+    """The relations a literal reads (``true`` and ``does`` are the state and the moves)."""
+    return [atom.name for atom, _ in body_atoms(lit) if atom.name not in ("true", "does")]
 
 
 __all__ = ["no_left_recursion"]
