@@ -46,6 +46,8 @@ from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.names import expand_names
+from translators.recycle.ir.repeats import Site, cell_name, computed_repeats, expand_repeats
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.rulebook.inline import inline, without_repeats
 from translators.recycle.rulebook.merge import merge
@@ -71,6 +73,9 @@ from translators.recycle.translation_error import TranslationError
 #: Relations the clean-up passes keep as they are: the scores (read by tools) and the step
 #: being played (read by people following a match).
 KEPT = frozenset({"score", "at_step"})
+#: How often the game is re-analysed for the bounds of its computed repeats (each round makes
+#: as many copies as the last found the count could need).
+REPEAT_ROUNDS = 4
 
 
 def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, StepPlan]:
@@ -78,14 +83,26 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     domains, pile order, point maps, integer ranges), writing into ``book``, and the game's
     effects cut into steps: everything the rules are then written from."""
     book = book if book is not None else RuleBook()
-    model = build_model(game)
-    program = lower(model)
-    domains = CardDomains(model, program)
+    game = expand_names(game)
+    sites = computed_repeats(game)
+    bounds: dict[Site, int] = {}
+    for _ in range(REPEAT_ROUNDS):
+        expanded = expand_repeats(game, bounds)
+        model = build_model(expanded)
+        program = lower(model)
+        domains = CardDomains(model, program)
+        pointmaps = PointMaps(model, program)
+        ranges = integer_ranges(model, program, domains, pointmaps)
+        needed = {site: max(ranges.cell("game", cell_name(site))[1], 1) for site in sites}
+        if all(needed[site] <= bounds.get(site, 1) for site in sites):
+            break
+        bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
+    else:
+        raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
+                               f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
     ordered, heapy, linked = order_facts(program, model, domains)
     if linked & heapy:
         raise TranslationError(game, "the bottom card of a shuffled pile cannot be read")
-    pointmaps = PointMaps(model, program)
-    ranges = integer_ranges(model, program, domains, pointmaps)
     wide = Wide(book, ranges.wide)
     plan = plan_steps(program, AccessAnalysis(model, domains, ordered, heapy, frozenset(wide.families)))
     comp = Expressions(model, program, book, domains, pointmaps, ranges, wide, (ordered, heapy, linked), plan.batch_of)

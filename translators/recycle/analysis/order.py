@@ -1,6 +1,7 @@
 """Which piles need their order tracked: those whose top (or bottom) card the program reads;
 which of them can be a shuffled heap (shuffled, or filled in bulk from one); and which keep
-their whole order because their bottom card is read ("linked")."""
+their whole order because their bottom card is read, or because they are dealt from in the
+order their cards were made ("linked")."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def _walk_with_env(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:
 def order_facts(program: ir.Program, model: GameModel,
                 domains: CardDomains) -> tuple[set[Location], set[Location], set[Location]]:
     """Which locations are ordered, which can hold a heap, and which keep their whole order
-    (their bottom card is read: "linked")."""
+    ("linked": their bottom card is read, or they are dealt from in the order their cards were
+    made: several cards at the start, never shuffled, the top taken)."""
     tops: set[Location] = set()
     bottoms: set[Location] = set()
     for expr, env in program_expressions(program, model):
@@ -82,7 +84,22 @@ def order_facts(program: ir.Program, model: GameModel,
             sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
             edges.append((sources, set(concrete(effect.target, effect.env, model))))
     ordered, heapy = order_classes(model, tops, shuffled, edges)
-    return ordered, heapy, bottoms
+    # a pile created with several cards, never shuffled and dealt from (its top taken one card
+    # at a time) deals in the order the cards were made: that order is kept from the start
+    taken = {place for effect in program.effects.values() if isinstance(effect, ir.MoveCard)
+             for place in _top_of(effect.card, effect.env, model)}
+    dealt_in_order = {place for place in (ordered & taken) - heapy if len(model.cards_at_start(place)) > 1}
+    return ordered, heapy, bottoms | dealt_in_order
+
+
+def _top_of(card: Any, env: Env, model: GameModel) -> list[Location]:
+    """The locations a ``(top LOC)`` card expression takes from."""
+    real, real_env = deref(card, env)
+    if isinstance(real, CardAt) and real.position == "top":
+        cards, cards_env = deref(real.cards, real_env)
+        if isinstance(cards, CardLocation):
+            return list(concrete(cards, cards_env, model))
+    return []
 
 
 def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],

@@ -10,6 +10,7 @@ from typing import Any
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Fixed, deref
+from translators.recycle.symbols.check import early_point_maps
 from translators.recycle.symbols.model import GameModel, owner_kind
 from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import Name, PointStorage, SetPoints, Var
@@ -26,6 +27,12 @@ class PointMaps:
     def __init__(self, model: GameModel, program: ir.Program):
         self.model = model
         self.program = program
+        #: The names of the maps read before they are set (empty until then: every card 0).
+        self.early = frozenset(key for key, _, setter in early_point_maps(model.game) if setter is not None)
+
+    def read_unset(self, key: tuple[str, str]) -> bool:
+        """Whether the map can be read before its first ``set`` (every card scores 0 then)."""
+        return key[1] in self.early or f"'{key[1]}" in self.early
 
     def map_key(self, pm: Any, env: Env) -> tuple[str, str]:
         """(owner kind, name) of a point-map expression."""
@@ -89,6 +96,8 @@ class PointMaps:
         sites = self.sites(key)
         if not sites:
             return True
+        if self.read_unset(key):
+            return False
         tables = set()
         for _, node, effect in sites:
             awards, dynamic = self.awards(node, effect.env)
@@ -112,7 +121,7 @@ class PointMaps:
         sites = self.sites(key)
         if not sites:
             return {0}
-        out: set[int] = set()
+        out: set[int] = {0} if self.read_unset(key) else set()
         for _, node, effect in sites:
             awards, _dynamic = self.awards(node, effect.env)
             for pattern in self.patterns(awards, attrs):

@@ -32,6 +32,7 @@ from translators.recycle.syntax.nodes import (
     IntLit,
     IntStorage,
     Name,
+    Partition,
     Random,
     Score,
     Size,
@@ -107,6 +108,10 @@ class Ranges:
             return self.model.players
         if kind == "teams":
             return len(self.model.teams)
+        if isinstance(real, Partition) and isinstance(key := deref(real.key, real_env)[0], Name):
+            return len({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
+        if kind != "cards" and (elements := static_elements(self.model, real, real_env, real)) is not None:
+            return len(elements)
         return len(self.domains.cards(real, real_env))
 
     def sum_interval(self, node: Sum, env: Env) -> Interval:
@@ -228,16 +233,19 @@ class Ranges:
                 for value in fresh.get(key, []):
                     base = hull(base, value)
                 low, high = base
-                unbounded = False
+                unbounded = looped = False
                 step_low = step_high = 0
                 for delta, times in deltas.get(key, []):
                     step_low, step_high = min(step_low, delta[0]), max(step_high, delta[1])
                     if times is None:
                         unbounded = True
                         continue
+                    looped = looped or (times > 1 and delta != (0, 0))
                     low += min(0, delta[0] * times)
                     high += max(0, delta[1] * times)
-                if unbounded or high - low > WIDE:
+                # a cell changed on a loop and compared with constants: the loop usually stops
+                # once it passes them (bounded loops too: their bound counts passes, not value)
+                if unbounded or high - low > WIDE or looped:
                     marks = thresholds.get(key, [])
                     if marks:
                         rounds = self.model.players + 1

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
@@ -25,11 +25,12 @@ from translators.recycle.emit.contexts import Ctl, ParamCtl, Val
 from translators.recycle.emit.literals import ALWAYS, FALSE, lit_vars, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.elements import expression_kind, static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import (
     RANDOM,
+    c,
     card_constant,
     does,
     f,
@@ -40,17 +41,22 @@ from translators.recycle.symbols.vocabulary import (
 )
 from translators.recycle.syntax.nodes import (
     CardAt,
+    CardAtt,
     CardLocation,
     CardsAgg,
     CollectionAt,
+    Compare,
     ExtremeCard,
     Filter,
+    IntLit,
     Name,
     Others,
+    Partition,
     RelativePlayer,
     RelativeTeam,
     Run,
     SetOp,
+    Size,
     Slice,
     Sort,
     Sum,
@@ -98,8 +104,12 @@ def member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Lite
         alts = [cx.member(part, part_env, ctl, card) for part, part_env in pieces]
         if isinstance(real, SetOp) and real.op == "intersect":
             return [lit for alt in alts for lit in alt]
+        card_var = [(card, "card")] if isinstance(card, Variable) else []
         if isinstance(real, SetOp) and real.op == "disjunction":
-            raise TranslationError(real, "`disjunction` is not supported")
+            # in exactly one of the parts (as CardStock counts them)
+            alts = [alt + [lit for j, other in enumerate(alts) if j != i
+                           for lit in cx.negate(other, real_env, real, card_var)]
+                    for i, alt in enumerate(alts)]
         if len(alts) == 1:
             return alts[0]
         extra = [(card, "card")] if isinstance(card, Variable) and card not in {s.var for s in env.syms()} else []
@@ -243,6 +253,13 @@ def exists(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> list[Literal]:
 def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
     """``(size COLL) op k``."""
     real, real_env = deref(coll, env)
+    counted = static_size(cx, real, real_env, ctl)
+    if counted is not None:
+        lits, value = counted
+        if not isinstance(value, Variable):
+            return lits if holds(op, int(value.name), k) else [FALSE]
+        table = cx.tables.test(op, k, (0, static_count_bound(cx, real, real_env)))
+        return lits + [f(table, value) if table else FALSE]
     if isinstance(real, ir.SlotSet):
 
         return [] if holds(op, len(real.slots), k) else [FALSE]
@@ -280,10 +297,61 @@ def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
         return [], num(len(real.slots))
     if isinstance(real, Run):
         return cx.run_length(real, real_env, ctl)
+    counted = static_size(cx, real, real_env, ctl)
+    if counted is not None:
+        return counted
     cards = domain_cards(cx, real, real_env) if _is_cards(real) else None
     if cards is None:
-        raise TranslationError(coll, "only the size of a card collection can be used as a value")
+        raise TranslationError(coll, "only the size of a card collection, of a partition or of a "
+                               "collection of players, teams, names or numbers can be used as a value")
     return count(cx, coll, env, ctl, len(cards))
+
+
+def group_conditions(cx: Compiler, coll: Any, env: Env) -> list[list[tuple[Any, Env]]] | None:
+    """For a collection whose possible elements are known before play (players, teams, names,
+    ranges, filters of them, the groups of a ``partition``): the conditions under which each
+    is an element (a group of a partition is one when it is not empty); None for others."""
+    if isinstance(coll, Partition):
+        key, source = partition_key(coll, env)
+        values = sorted({v for card in cx.model.cards if (v := card.attr(key)) is not None})
+        at = {"line": coll.line, "column": coll.column}
+        conditions = []
+        for value in values:
+            card = Var("_P", kind="card", **at)
+            same = Compare("==", CardAtt(Name(key, **at), card, **at), Name(value, **at), kind="str", **at)
+            group = Filter(source, card, same, **at)
+            conditions.append([(Compare(">", Size(group, **at), IntLit(0, **at), kind="int", **at), env)])
+        return conditions
+    if expression_kind(coll, env) == "cards":
+        return None
+    elements = static_elements(cx.model, coll, env, coll)
+    return None if elements is None else [conds for _, conds in elements]
+
+
+def partition_key(coll: Partition, env: Env) -> tuple[str, Any]:
+    """The (literal) key and the one card collection of a ``partition``."""
+    key, _ = deref(coll.key, env)
+    if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
+        raise TranslationError(coll, "`partition` needs a literal key and one collection")
+    return key.text, coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
+
+
+def static_count_bound(cx: Compiler, coll: Any, env: Env) -> int:
+    """How many elements a collection of :func:`group_conditions` can have."""
+    conditions = group_conditions(cx, coll, env)
+    return len(conditions) if conditions is not None else len(cx.model.cards)
+
+
+def static_size(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val | None:
+    """The size of a collection of :func:`group_conditions`: a constant when every element is
+    unconditional, else a count with a chain over the elements; None for other collections."""
+    conditions = group_conditions(cx, coll, env)
+    if conditions is None:
+        return None
+    if not any(conditions):
+        return [], num(len(conditions))
+    return chain_count(cx, coll, env, ctl, lambda: [[lit for cond, cond_env in conds for lit in cx.cond(cond, cond_env, ctl)]
+                                                    for conds in conditions], len(conditions))
 
 
 def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
@@ -293,10 +361,17 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
         inner, pctl, binds = lifted
         lits, value = count(cx, coll, inner, pctl, cap)
         return unlift(cx, binds, lits), value
+    return chain_count(cx, coll, env, ctl, lambda: [cx.member(coll, env, ctl, card_constant(cx.model, cid))
+                                                    for cid in domain_cards(cx, coll, env)], cap)
+
+
+def chain_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, conjunctions: Callable[[], list[list[Literal]]],
+                cap: int) -> Val:
+    """How many of the ``conjunctions`` hold, saturating at ``cap``: a chain (made once per
+    collection and context)."""
     key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap)
-    cards = domain_cards(cx, coll, env)
     if key not in cx.book.memo:
-        members = [cx.member(coll, env, ctl, card_constant(cx.model, cid)) for cid in cards]
+        members = conjunctions()
         params = context_params(cx, env, members)
         step = cx.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
         capped = cx.book.name("sat") if cap > 0 else None
@@ -431,6 +506,13 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     v = cx.fresh("c")
     known = lits + [true(f("ontop", loc, v))]
     places = concrete(real, real_env, cx.model)
+    if ctl.batch is not None and any(p not in cx.linked for p in places):
+        # a pile whose order is not kept, read where its top is not known: the game fails
+        # visibly (the order of piles is kept where the program takes cards from them in turn)
+        guards = cx.ledger.current_guards or [f("at_step", c(ctl.batch))]
+        failure = ("order", guards + lits + [f("lostread", loc)])
+        if failure not in cx.ledger.failures:
+            cx.ledger.failures.append(failure)
     if not ctl.chance or not any(p in cx.heapy for p in places):
         return known, v
     cx.ledger.chance(ctl.batch, ("draw", cx.ledger.current_guards + lits + [f("heaptop", loc)], [true(f("at", v, loc))], v))
@@ -549,4 +631,4 @@ def _bind_card(card: Term) -> Any:
 
 
 def _is_cards(node: Any) -> bool:
-    return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var))
+    return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var, Slice))

@@ -56,7 +56,9 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             made = model.cards_at_start(place)
             if made:
                 book.add(rule(f("init", f("ontop", loc(place), card_constant(model, made[-1].id)))))
-            if len(made) > 1:
+            # a pile that is shuffled somewhere is a heap under its first card (read before the
+            # shuffle, which is rare, it deals at random after that card)
+            if len(made) > 1 and place not in linked and place not in heapy:
                 book.add(rule(f("init", f("lost", loc(place)))))
     with book.group("static facts: cards, their attributes, locations and their owners"):
         for item in model.cards:
@@ -77,10 +79,11 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     I = Variable("i")
     used = sorted({m.relation for m in emitter.moves})
     singles = [r for r in used if r == "move"]
+    unders = [r for r in used if r == "move_under"]
     bulks = [r for r in used if r.startswith("move_all")]
     copies = [r for r in used if r == "remember"]
     with book.group("cards move: a moved card is where it goes, the others stay"):
-        for rel in singles + bulks:
+        for rel in singles + unders + bulks:
             book.add(rule(f("moving", C), f(rel, I, C, F, T)))
             book.add(rule(nxt(f("at", C, T)), f(rel, I, C, F, T)))
         book.add(rule(nxt(f("at", C, L)), true(f("at", C, L)), Not(f("moving", C))))
@@ -94,6 +97,11 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             for rel in singles:
                 book.add(rule(f("push", T, C), f(rel, I, C, F, T), f("ordered", T)))
                 book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+            for rel in unders:
+                book.add(rule(f("bottomin", T, C), f(rel, I, C, F, T), f("ordered", T)))
+                book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+                book.add(rule(nxt(f("ontop", T, C)), f("bottomin", T, C), Not(f("nonempty", T))))
+                book.add(rule(nxt(f("lost", T)), f("bottomin", T, C), f("hasontop", T), Not(f("linked", T))))
             for rel in bulks:
                 book.add(rule(f("bulkin", T), f(rel, I, C, F, T), f("ordered", T)))
                 book.add(rule(f("bulkfrom", F, T), f(rel, I, C, F, T), f("ordered", T)))
@@ -119,7 +127,8 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             for place in sorted(linked):
                 made = model.cards_at_start(place)
                 for below, above in pairwise(made):
-                    book.add(rule(f("init", f("under", loc(place), c(above.id), c(below.id)))))
+                    book.add(rule(f("init", f("under", loc(place), card_constant(model, above.id),
+                                                   card_constant(model, below.id)))))
             book.add(rule(f("hasunder", L, C), true(f("under", L, C, D))))
             book.add(rule(f("bottomcard", L, C), f("linked", L), true(f("at", C, L)), Not(f("hasunder", L, C))))
             book.add(rule(nxt(f("under", L, C, X)), f("push", L, C), f("linked", L), true(f("ontop", L, X))))
@@ -129,6 +138,8 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                           Not(f("leave", L, D))))
             book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
                           true(f("under", L, C, D)), Not(f("pushed", L))))
+            if unders:
+                book.add(rule(nxt(f("under", L, D, C)), f("bottomin", L, C), f("bottomcard", L, D)))
     if copies or emitter.forgets:
         N, M, Q = Variable("n"), Variable("m"), Variable("q")
         with book.group("memory locations: copies of cards, each with its place in the order remembered"):

@@ -51,7 +51,7 @@ from translators.recycle.translation_error import TranslationError
 #: ``(REL I CARD FROM TO)``: a card moves onto the top of a location, every card of a location
 #: moves, a copy of a card is remembered.
 MOVE_RELATIONS = {("single", False): "move", ("bulk", False): "move_all", ("bulk", True): "move_all_keep",
-                  ("copy", False): "remember"}
+                  ("copy", False): "remember", ("under", False): "move_under"}
 
 
 @dataclass
@@ -208,7 +208,7 @@ class EffectEmitter:
             to_lits, to = comp.loc_term(effect.target, env, ctl)
             src_lits, src = self.source(effect.card, env, ctl)
             body = base + card_lits + src_lits + [true(f("at", card, src))] + to_lits
-            self.move_relation("single", effect, batch, index, [card, src, to], body)
+            self.move_relation(self.placing(effect), effect, batch, index, [card, src, to], body)
         elif isinstance(effect, ir.BulkMove):
             card = comp.fresh("c")
             members = comp.member(effect.source, env, ctl, card)
@@ -272,6 +272,18 @@ class EffectEmitter:
                 return self.comp.loc_term(node, node_env, ctl)
             coll = (node.collection, node_env) if isinstance(node, Filter) else None
         return [], Variable("from")
+
+    def placing(self, effect: ir.MoveCard) -> str:
+        """How a single move puts its card: on top (``single``) or under the bottom card
+        (``under``); where no order is kept the place in the pile does not matter."""
+        if effect.end == "top":
+            return "single"
+        if not any(place in self.comp.ordered for place in concrete(effect.target, effect.env, self.model)):
+            return "single"
+        if effect.end == "index":
+            raise TranslationError(effect.node, "a card put at a numbered place of a pile whose top or bottom card "
+                                   "is read is not supported (only `top` and `bottom`)")
+        return "under"
 
     def move_relation(self, kind: str, effect: ir.Effect, batch: Batch, index: int, head: list[Term],
                       body: list[Literal], preserve: bool = False) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ggp.gdl.rules import Distinct, Literal
+from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.protocol import Compiler
@@ -64,7 +64,14 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                 cx.book.add(rule(f(rel, card_constant(cx.model, card_item.id), num(cx.pointmaps.static_points(awards, dict(card_item.attrs))))))
         return rel
     if owner != "game":
-        raise TranslationError(sites[0][1], "point maps set during play must belong to the game")
+        raise TranslationError(sites[0][1], "point maps set during play (or read before they are set) must "
+                               "belong to the game")
+    if cx.pointmaps.read_unset(key):
+        card, site_values = Variable("c"), Variable("s")
+        filled = cx.book.name("filled", sites[0][1])
+        with cx.book.group(f"until ({owner} points {label}) is set, every card scores 0 under it"):
+            cx.book.add(rule(f(rel, card, num(0)), [f("card", card), Not(c(filled))]))
+            cx.book.add(rule(c(filled), [true(f("pmap", c(owner), name(label), site_values))]))
     for site, node, effect in sites:
         awards, dynamic = cx.pointmaps.awards(node, effect.env)
         stored = [Variable(f"d{i}") for i in range(len(dynamic))]

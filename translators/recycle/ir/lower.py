@@ -55,6 +55,7 @@ from translators.recycle.syntax.nodes import (
     Let,
     Move,
     Name,
+    NameList,
     Node,
     Partition,
     PlayerAt,
@@ -101,7 +102,9 @@ class Lowerer:
         self.vars = 0
         self.guard_count = 0
         self.consumed: set[int] = set()
-        self.fork_nodes: dict[int, Sym] = {}
+        #: The binding of each choice fork's variable, and the environment it is bound in.
+        self.fork_nodes: dict[int, Sym | Alias] = {}
+        self.fork_keys: dict[int, tuple[str, Sym]] = {}
 
     # -- program and flow ----------------------------------------------------------------------
 
@@ -226,12 +229,12 @@ class Lowerer:
     def action(self, node: Any, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """Lower one atomic action."""
         if isinstance(node, Move):
-            target = self.top_of(node.target, env)
+            target, end = self.place_of(node.target, env)
             card = self.forward(node.source, env, fwd, guards)
-            effect = self.effect(ir.MoveCard, node, env, guards, card=card, target=target)
+            effect = self.effect(ir.MoveCard, node, env, guards, card=card, target=target, end=end)
             self.invalidate(fwd, target, env)
             key = self.key(target, env)
-            if key is not None:
+            if key is not None and end == "top":
                 fwd[key] = (effect.id, guards)
             return [effect]
         if isinstance(node, RepeatAll):
@@ -286,6 +289,16 @@ class Lowerer:
             raise TranslationError(node, "a single `forget` is not supported (use `repeat all`)")
         raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
 
+    def place_of(self, target: Any, env: Env) -> tuple[Node, str]:
+        """The location of a move's target ``(top LOC)``, ``(bottom LOC)`` or ``(N LOC)``, and
+        which of these it is (``top``, ``bottom``, ``index``)."""
+        real, _ = deref(target, env)
+        if isinstance(real, CardAt) and real.position in ("top", "bottom"):
+            return self.location(real.cards, env), str(real.position)
+        if isinstance(real, CardAt):
+            return self.location(real.cards, env), "index"
+        raise TranslationError(target, "a card is moved to `(top LOCATION)`, `(bottom LOCATION)` or `(N LOCATION)`")
+
     def top_of(self, target: Any, env: Env) -> Node:
         """The location of a ``(top LOC)`` move target."""
         if not isinstance(target, CardAt) or target.position != "top":
@@ -303,9 +316,8 @@ class Lowerer:
 
     def aggregate(self, node: ActionAgg, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` (or an automatic ``any``) over a collection."""
-        fork = self.fork_nodes.get(id(node))
-        if fork is not None:
-            return self.item(node.body, env.bind(node.var.name, fork), guards, fwd)
+        if id(node) in self.fork_nodes:
+            return self.item(node.body, self.fork_env(node, env), guards, fwd)
         elements = static_elements(self.model, node.collection, env, node)
         if elements is not None:
             out: list[ir.Effect] = []
@@ -363,11 +375,7 @@ class Lowerer:
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` over ``(partition KEY CARDS)``: one group per value of KEY (non-empty groups)."""
-        key, _ = deref(coll.key, coll_env)
-        if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
-            raise TranslationError(coll, "`partition` needs a literal key and one collection")
-        source = coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
-        values = sorted({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
+        key, source, values = self.partition_parts(coll, coll_env)
         out: list[ir.Effect] = []
         for value in values:
             self.vars += 1
@@ -383,6 +391,35 @@ class Lowerer:
                 del self.guards[guard.id]
             out += got
         return out
+
+    def partition_parts(self, coll: Partition, coll_env: Env) -> tuple[Name, Any, list[str]]:
+        """The key, the card collection and the key's values of a ``partition``."""
+        key, _ = deref(coll.key, coll_env)
+        if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
+            raise TranslationError(coll, "`partition` needs a literal key and one collection")
+        source = coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
+        values = sorted({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
+        return key, source, values
+
+    def group_fork(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env, cid: str) -> tuple[Sym, Alias]:
+        """A choice among the groups of ``(partition KEY CARDS)``: a fork over KEY's values,
+        the group being the cards of CARDS with the value chosen (offered when not empty)."""
+        key, source, values = self.partition_parts(coll, coll_env)
+        at = {"line": coll.line, "column": coll.column}
+        sym = self.new_sym("str", "name:" + ",".join(name(v).name for v in values),
+                           Domain(NameList(tuple(values), **at), env, cid))
+        card, value = Var(f"_G{self.vars}", kind="card", **at), Var(f"_K{self.vars}", kind="str", **at)
+        cond = Compare("==", CardAtt(key, card, **at), value, kind="str", **at)
+        self.fork_keys[id(node)] = (value.name, sym)
+        return sym, Alias(Filter(source, card, cond, **at), coll_env.bind(value.name, sym))
+
+    def fork_env(self, node: ActionAgg, env: Env) -> Env:
+        """``env`` with the variable of the choice fork ``node`` bound (and, for a fork among
+        groups, the value chosen, so that rules over the group take it as a parameter)."""
+        if id(node) in self.fork_keys:
+            key, sym = self.fork_keys[id(node)]
+            env = env.bind(key, sym)
+        return env.bind(node.var.name, self.fork_nodes[id(node)])
 
     def new_guard(self, cond: Node, env: Env) -> Guard:
         """A new guard (its anchor is set by the first effect it covers)."""
@@ -430,6 +467,12 @@ class Lowerer:
             self.find_forks(node.body, env.bind(node.var.name, Alias(node.value, env)), forks, cid)
         elif isinstance(node, ActionAgg) and node.quantifier == "any":
             real, real_env = deref(node.collection, env)
+            if isinstance(real, Partition):
+                sym, group = self.group_fork(node, real, real_env, env, cid)
+                self.fork_nodes[id(node)] = group
+                forks.append(sym)
+                self.find_forks(node.body, self.fork_env(node, env), forks, cid)
+                return
             kind = expression_kind(real, real_env)
             element = {"cards": "card", "players": "player", "teams": "team", "strs": "str", "ints": "int",
                        "team": "player"}.get(kind)
@@ -461,7 +504,12 @@ class Lowerer:
         elif isinstance(node, Do) and len(node.items) == 1:
             self.leading(node.items[0], env, legal)
         elif isinstance(node, ActionAgg) and id(node) in self.fork_nodes:
-            self.leading(node.body, env.bind(node.var.name, self.fork_nodes[id(node)]), legal)
+            inner = self.fork_env(node, env)
+            if id(node) in self.fork_keys:
+                at = {"line": node.line, "column": node.column}
+                legal.append((Compare(">", Size(Var(node.var.name, kind="cards", **at), **at), IntLit(0, **at),
+                                      kind="int", **at), inner))
+            self.leading(node.body, inner, legal)
 
     # -- forwarding ------------------------------------------------------------------------------
 

@@ -190,10 +190,12 @@ class Effect:
 
 @dataclass(eq=False)
 class MoveCard(Effect):
-    """Move one card (a card expression) onto the top of a location."""
+    """Move one card (a card expression) onto the top of a location (``end`` ``top``), under its
+    bottom card (``bottom``) or to a numbered position (``index``, counted from the bottom)."""
 
     card: Node = field(default=None)  # type: ignore[assignment]
     target: Node = field(default=None)  # type: ignore[assignment]
+    end: str = "top"
 
 
 @dataclass(eq=False)

@@ -55,8 +55,9 @@ def _point_key(target: object) -> str | None:
     return None
 
 
-def check_point_maps(game: Game) -> list[Problem]:
-    """Point maps used (``using``) before the first ``set`` of that name in the text.
+def early_point_maps(game: Game) -> list[tuple[str, Node, Node | None]]:
+    """Point maps used (``using``) before the first ``set`` of that name in the text: the name,
+    the use and the first ``set`` (None when the map is never set).
 
     The text order is the order of a first play-through: stages run in order, and a map used
     early in a stage's body and set later in it is unset on the first turn.
@@ -67,7 +68,7 @@ def check_point_maps(game: Game) -> list[Problem]:
             key = _point_key(node.target)
             if key is not None:
                 first_set.setdefault(key, node)
-    problems: list[Problem] = []
+    early: list[tuple[str, Node, Node | None]] = []
     seen: set[str] = set()
     for node in game.walk():
         if isinstance(node, SetPoints):
@@ -76,15 +77,22 @@ def check_point_maps(game: Game) -> list[Problem]:
                 seen.add(key)
         elif isinstance(node, _POINT_USERS):
             key = _point_key(node.points)
-            if key is None or key in seen:
-                continue
-            setter = first_set.get(key)
-            if setter is None:
-                problems.append(_problem(game, node.points, f"point map {key} is never set "
-                                         f"(no `(set (... points {key}) ...)` in the game)"))
-            else:
-                problems.append(_problem(game, node.points, f"point map {key} is used before it "
-                                         f"is set (its first `set` is at line {setter.line})"))
+            if key is not None and key not in seen:
+                early.append((key, node.points, first_set.get(key)))
+    return early
+
+
+def check_point_maps(game: Game) -> list[Problem]:
+    """Point maps used before they are set (warnings: as in CardStock, a map not set yet is
+    empty, every card scores 0 under it)."""
+    problems: list[Problem] = []
+    for key, use, setter in early_point_maps(game):
+        if setter is None:
+            problems.append(_problem(game, use, f"point map {key} is never set (no `(set (... points {key}) ...)` "
+                                     "in the game): every card scores 0 under it", "warning"))
+        else:
+            problems.append(_problem(game, use, f"point map {key} is used before it is set (its first `set` is at "
+                                     f"line {setter.line}): until then every card scores 0 under it", "warning"))
     return problems
 
 
@@ -173,4 +181,4 @@ def check_file(path: str | Path) -> list[Problem]:
     return check(game)
 
 
-__all__ = ["check", "check_conditions", "check_file", "check_point_maps", "check_seats"]
+__all__ = ["check", "check_conditions", "check_file", "check_point_maps", "check_seats", "early_point_maps"]

@@ -1,0 +1,209 @@
+"""Constructs of the RECYCLE language the corpus games do not use, each in a small game whose
+outcome CardStock's semantics fix (``GameIterator.cs``): the translation must play it to that
+outcome under random play, whatever the random choices."""
+
+from __future__ import annotations
+
+import random
+
+from ggp.reasoner import make_machine
+from translators.recycle import parse_recycle
+from translators.recycle.playstats import Playout, play
+from translators.recycle.translate import compile_game
+
+DECK = "(deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK)))"
+
+
+def game(body: str, players: int = 2, scoring: str = "(scoring max ((current player) sto SCORE))",
+         deck: str = DECK, teams: str = "") -> str:
+    """A game of ``players`` with the six-card deck in ``(game iloc STOCK)`` and ``body``."""
+    return (f"(game (setup (create players {players}) {teams} (create deck (game iloc STOCK) {deck}))\n"
+            f" {body}\n {scoring})")
+
+
+def playouts(text: str, games: int = 6, seed: int = 1) -> list[Playout]:
+    """Random playouts of the translation of ``text`` (every one must end normally)."""
+    translation = compile_game(parse_recycle(text, "language.rcy"))
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(seed)
+    out = [play(machine, translation.description, rng) for _ in range(games)]
+    assert all(p.ending == "end" for p in out), [p.ending for p in out]
+    return out
+
+
+def scores(text: str, games: int = 6) -> set[tuple[int, ...]]:
+    """The final scores of random playouts, seat by seat."""
+    return {tuple(p.scores[f"player{i}"] for i in range(len(p.scores))) for p in playouts(text, games)}
+
+
+DRAW = "(stage player (end (== (size (game iloc STOCK)) 0)) " \
+       "(choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))"
+HAND = "(scoring max (size ((current player) iloc HAND)))"
+
+
+# -- repeat ---------------------------------------------------------------------------------------
+
+def test_a_repeat_count_is_computed_once_when_the_repeat_starts() -> None:
+    # 6 // 2 = 3 cards to the first player: the count does not shrink with the stock it reads
+    deal = "(do ((repeat (// (size (game iloc STOCK)) 2) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(5, 1)}
+
+
+def test_a_repeat_count_read_from_storage_and_per_player() -> None:
+    deal = ("(do ((set (game sto N) 2) (set ((1 player) sto EXTRA) 1)"
+            " (all player 'P (repeat (+ (game sto N) ('P sto EXTRA)) (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))")
+    # player1 gets 3, player0 2, then the last card goes to player0
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(3, 3)}
+
+
+def test_a_repeat_whose_count_is_zero_or_negative_does_nothing() -> None:
+    deal = ("(do ((set (game sto N) (- 0 2)) (repeat (game sto N) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))"
+            " (repeat (+ (game sto N) 2) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))")
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(3, 3)}
+
+
+def test_a_repeat_count_bound_by_let() -> None:
+    deal = ("(do ((let (size (game iloc STOCK)) 'N (repeat (- 'N 4) (move (top (game iloc STOCK))"
+            " (top ((1 player) iloc HAND)))))))")
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(2, 4)}
+
+
+# -- the order of piles -------------------------------------------------------------------------
+
+def test_a_deck_never_shuffled_deals_in_the_order_its_cards_were_made() -> None:
+    # the engine's deck is in creation order (the first attribute outermost: ONE RED, ONE BLACK,
+    # TWO RED...; Tree.Combinations), its top the card made last: the first player gets THREE
+    # BLACK, THREE RED, TWO BLACK, then draws TWO RED and ONE RED; the second draws ONE BLACK
+    deal = "(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    points = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))))")
+    score = "(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"
+    assert scores(game(f"{points} {deal} {DRAW}", scoring=score)) == {(11, 1)}
+
+
+def test_taking_from_a_pile_whose_order_is_not_kept_fails_visibly() -> None:
+    # three cards put on a hand one by one, then taken from its top in turn: the order under the
+    # top is not kept, and the game says so (``(failed order)``) instead of playing on wrongly
+    text = game("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK))"
+                " (top ('P iloc HAND)))))))"
+                " (stage player (end (== (size ((current player) iloc HAND)) 0))"
+                " (choice ((move (top ((current player) iloc HAND)) (top ((current player) vloc DONE))))))")
+    translation = compile_game(parse_recycle(text, "language.rcy"))
+    machine = make_machine(translation.description, "fast")
+    assert {play(machine, translation.description, random.Random(seed)).ending for seed in range(3)} == {"order"}
+
+
+# -- collections of groups, sizes of any collection ---------------------------------------------
+
+DEAL3 = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+
+
+def test_a_choice_among_the_groups_of_a_partition() -> None:
+    # one option per suit the player holds; the group chosen is the cards of that suit
+    choose = ("(stage player (end (== (size ((current player) iloc HAND)) 0))"
+              " (choice ((any (partition SUIT ((current player) iloc HAND)) 'G"
+              " (any 'G 'C (move 'C (top ((current player) vloc DONE))))))))")
+    runs = playouts(game(f"{DEAL3} {choose}", scoring="(scoring max (size ((current player) vloc DONE)))"), 10)
+    # each option moves one card of the suit chosen: 3 cards each, one move per turn
+    assert {p.decisions for p in runs} == {5}
+    assert {max(p.options) for p in runs} <= {1, 2, 3, 4, 5, 6} and any(2 in p.options for p in runs)
+    assert all(o >= 1 for p in runs for o in p.options)
+
+
+def test_the_size_of_a_partition_counts_its_groups() -> None:
+    count = "(do ((all player 'P (set ('P sto SCORE) (size (partition SUIT ('P iloc HAND)))))))"
+    # three cards of six, three of each suit: both hands hold both suits, or each one suit
+    assert scores(game(f"{DEAL3} {count}"), 40) == {(1, 1), (2, 2)}
+
+
+def test_the_size_of_collections_of_names_players_and_ranges() -> None:
+    count = ("(do ((set (game sto N) 2)"
+             " (all player 'P (set ('P sto SCORE) (+ (size (filter (ONE, TWO, THREE) 'K (!= 'K TWO)))"
+             " (+ (size (other player)) (size (filter (range 1 .. 5) 'I (> 'I (game sto N))))))))))")
+    assert scores(game(count)) == {(6, 6)}
+
+
+# -- where a moved card goes ----------------------------------------------------------------------
+
+def test_cards_put_under_the_bottom_of_a_pile_and_taken_from_it() -> None:
+    # the deck bottom to top: 1R 1B 2R 2B 3R 3B. Two cards from the top go under the bottom
+    # (3R 3B 1R 1B 2R 2B), the first player gets the top (2B), the second three (2R 1B 1R), the
+    # first the bottom card (3R), then draws the last (3B)
+    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+            " (repeat 2 (move (top (game iloc STOCK)) (bottom (game iloc STOCK))))"
+            " (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))"
+            " (repeat 3 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))"
+            " (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))))")
+    score = "(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"
+    assert scores(game(f"{body} {DRAW}", scoring=score)) == {(8, 4)}
+
+
+def test_a_card_put_at_a_numbered_place_of_a_pile_whose_order_is_not_read() -> None:
+    body = "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (0 ((0 player) iloc HAND)))))"
+    assert scores(game(f"{body} {DRAW}", scoring=HAND)) == {(4, 2)}
+
+
+# -- point maps -----------------------------------------------------------------------------------
+
+def test_a_point_map_read_before_it_is_set_scores_every_card_0() -> None:
+    # each turn adds the cards in hand, one point each: the first player's first sum is taken
+    # before the map is set (0, not 1): 0 + 2 + 3 against 1 + 2 + 3
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto SCORE) (sum ((current player) iloc HAND) using (game points VALUE)))"
+            " (set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 1) ((RANK : THREE) 1))))))")
+    assert scores(game(f"(do ((shuffle (game iloc STOCK)))) {turn}")) == {(5, 6)}
+    # and a map that is never set scores 0
+    never = "(scoring max (sum ((current player) iloc HAND) using (game points NOTHING)))"
+    assert scores(game(f"(do ((shuffle (game iloc STOCK)))) {DRAW}", scoring=never)) == {(0, 0)}
+
+
+# -- names computed in play -------------------------------------------------------------------------
+
+SUITS = ("(scoring max (+ (* 10 ((current player) sto RED)) ((current player) sto BLACK)))")
+
+
+def test_a_storage_name_computed_from_a_card() -> None:
+    # the deck is not shuffled: the first player draws the three BLACKs, the second the REDs
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))) 1))))")
+    assert scores(game(turn, scoring=SUITS)) == {(3, 30)}
+
+
+def test_a_location_name_computed_from_the_card_it_receives() -> None:
+    # the name reads the top of the stock, which the move takes: it is the moved card's suit
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) vloc (cardatt SUIT (top (game iloc STOCK)))))))))")
+    piles = "(scoring max (+ (* 10 (size ((current player) vloc BLACK))) (size ((current player) vloc RED))))"
+    assert scores(game(turn, scoring=piles)) == {(30, 3)}
+
+
+def test_names_from_a_string_cell_and_from_card_variables() -> None:
+    body = ("(do ((shuffle (game iloc STOCK)) (set (game str PILE) LEFT)"
+            " (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+            " (all ((0 player) iloc HAND) 'C (move 'C (top ((0 player) vloc (cardatt RANK 'C)))))"
+            " (move (top (game iloc STOCK)) (top ((1 player) iloc (game str PILE))))))")
+    sizes = ("(scoring max (+ (size ((current player) iloc LEFT)) (+ (size ((current player) vloc ONE))"
+             " (+ (size ((current player) vloc TWO)) (size ((current player) vloc THREE))))))")
+    assert scores(game(f"{body} {DRAW}", scoring=sizes)) == {(3, 1)}
+
+
+def test_a_numbered_location_is_a_location_named_by_its_number() -> None:
+    body = "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc 3)))))"
+    assert scores(game(f"{body} {DRAW}", scoring="(scoring max (size ((current player) iloc 3)))")) == {(1, 0)}
+
+
+# -- integers and collections ---------------------------------------------------------------------
+
+def test_powers_triangular_and_fibonacci_numbers_and_random_integers() -> None:
+    body = ("(do ((set ((0 player) sto SCORE) (+ (^ 2 3) (+ (tri 3) (fib 5))))"
+            " (set ((1 player) sto SCORE) (random 1 .. 3))))")
+    got = scores(game(body), 20)
+    assert {a for a, _ in got} == {19} and {b for _, b in got} == {1, 2, 3}
+
+
+def test_a_disjunction_holds_the_cards_in_exactly_one_part() -> None:
+    # the hand minus its RED cards: the BLACK ones (the first player draws the three BLACKs)
+    black = ("(scoring max (size (disjunction ((current player) iloc HAND)"
+             " (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED)))))")
+    assert scores(game(DRAW, scoring=black)) == {(3, 0)}

@@ -1,0 +1,186 @@
+"""Storage and location names computed in play, written as one guarded copy per possible name.
+
+The name of a storage cell or card location may be any string expression: ``('P sto (cardatt
+SUIT 'C))``, ``((current player) vloc (game str PILE))``; CardStock evaluates it when the action
+runs. The rules name every cell and location by a constant, so an action (a move, a ``set``, an
+``inc``...) whose names are computed is rewritten, on the syntax tree, to one copy per possible
+name, each guarded by the name being that one::
+
+    (inc ('P sto (cardatt SUIT 'C)) 1)
+      =>  (do (((== (cardatt SUIT 'C) HEARTS) (inc ('P sto HEARTS) 1))
+               ((== (cardatt SUIT 'C) SPADES) (inc ('P sto SPADES) 1)) ...))
+
+The possible names are the values of the attribute for ``cardatt``, and every name of the game
+otherwise. When the name reads anything but attributes of card variables (the top of a pile, a
+stored string) the action could change it between copies: it is first frozen in a string cell of
+the game, ``(set (game str NAME_L_C) EXPR)``, and the copies compare that cell. A numbered
+location ``(game iloc 3)`` is the location named ``3``.
+
+Names computed outside actions (in a condition, the scoring) are not rewritten: they stay a
+located error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+from translators.recycle.syntax.nodes import (
+    CardAtt,
+    CardLocation,
+    Compare,
+    Conditional,
+    Do,
+    Forget,
+    Game,
+    GameOwner,
+    IntLit,
+    IntStorage,
+    IntUpdate,
+    Let,
+    Move,
+    Name,
+    NameList,
+    Node,
+    PointStorage,
+    Remember,
+    RepeatAll,
+    SetPoints,
+    SetStr,
+    Shuffle,
+    StrStorage,
+    Var,
+)
+
+#: The actions whose storage and location names are rewritten.
+ACTIONS = (Move, Remember, Forget, Shuffle, IntUpdate, SetStr, SetPoints, RepeatAll)
+#: The nodes that name a cell or a location by their ``name`` field.
+NAMED = (IntStorage, StrStorage, PointStorage, CardLocation)
+
+
+def frozen_name(node: Node) -> str:
+    """The name of the game's string cell that freezes a computed name (by its position)."""
+    return f"NAME_{node.line}_{node.column}"
+
+
+def expand_names(game: Game) -> Game:
+    """``game`` with numbered locations named, and every action with computed names rewritten
+    to guarded copies (see the module doc)."""
+    let_bound = frozenset(n.var.name for n in game.walk() if isinstance(n, Let))
+    attributes = _attribute_values(game)
+    everything = sorted(_all_names(game) | {v for values in attributes.values() for v in values})
+
+    def values_of(expr: Any) -> list[str]:
+        if isinstance(expr, CardAtt) and isinstance(expr.key, Name):
+            return sorted(attributes.get(expr.key.text, set()))
+        return everything
+
+    def action(node: Node) -> Node:
+        computed = _computed(node, let_bound)
+        if not computed:
+            return node
+        expr = computed[0]
+        at = {"line": expr.line, "column": expr.column}
+        items: list[Any] = []
+        subject: Any = expr
+        if not _stable(expr, let_bound):
+            subject = StrStorage(GameOwner(**at), Name(frozen_name(expr), **at), **at)
+            items.append(SetStr(subject, expr, **at))
+        for value in values_of(expr):
+            copy = action(_substitute(node, expr, Name(value, **at)))
+            items.append(Conditional(Compare("==", subject, Name(value, **at), kind="str", **at),
+                                     copy, **at))  # type: ignore[arg-type]
+        return Do(tuple(items), **at)
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, tuple):
+            items = tuple(rewrite(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node)) else items
+        if not isinstance(node, Node):
+            return node
+        if isinstance(node, CardLocation) and isinstance(node.name, IntLit):
+            return replace(node, name=Name(str(node.name.value), line=node.name.line, column=node.name.column))
+        changes = {}
+        for fld in fields(node):
+            if fld.name in ("line", "column", "source", "warnings"):
+                continue
+            value = getattr(node, fld.name)
+            new = rewrite(value)
+            if new is not value:
+                changes[fld.name] = new
+        if changes:
+            node = replace(node, **changes)
+        return action(node) if isinstance(node, ACTIONS) else node
+
+    flow = rewrite(game.flow)
+    scoring = rewrite(game.scoring)
+    if flow is game.flow and scoring is game.scoring:
+        return game
+    return replace(game, flow=flow, scoring=scoring)
+
+
+def _computed(node: Node, let_bound: frozenset[str]) -> list[Any]:
+    """The computed name expressions of an action, outermost first."""
+    found: list[Any] = []
+    for sub in node.walk():
+        if isinstance(sub, NAMED):
+            name = sub.name
+            if isinstance(name, (Name, IntLit, str)):
+                continue
+            if isinstance(name, Var) and name.name not in let_bound:
+                continue  # bound by ``all``/``any`` over names, or declared: known when lowered
+            if isinstance(name, Node) and name not in found:
+                found.append(name)
+    return found
+
+
+def _stable(expr: Any, let_bound: frozenset[str]) -> bool:
+    """Whether no action can change the value of ``expr`` (an attribute of a card variable)."""
+    return (isinstance(expr, CardAtt) and isinstance(expr.key, Name) and isinstance(expr.card, Var)
+            and expr.card.name not in let_bound)
+
+
+def _substitute(node: Any, old: Any, new: Node) -> Any:
+    """``node`` with the name expression ``old`` replaced by ``new`` where it names something."""
+    if isinstance(node, tuple):
+        return tuple(_substitute(item, old, new) for item in node)
+    if not isinstance(node, Node):
+        return node
+    changes = {}
+    for fld in fields(node):
+        if fld.name in ("line", "column", "source", "warnings"):
+            continue
+        value = getattr(node, fld.name)
+        if fld.name == "name" and isinstance(node, NAMED) and value == old:
+            changes[fld.name] = new
+            continue
+        replaced = _substitute(value, old, new)
+        if replaced is not value and replaced != value:
+            changes[fld.name] = replaced
+    return replace(node, **changes) if changes else node
+
+
+def _attribute_values(game: Game) -> dict[str, set[str]]:
+    """Every value of every card attribute the game's decks make."""
+    out: dict[str, set[str]] = {}
+    for node in game.walk():
+        deck = getattr(node, "deck", None)
+        if deck is not None and hasattr(deck, "cards"):
+            for card in deck.cards():
+                for key, value in card.items():
+                    out.setdefault(key, set()).add(value)
+    return out
+
+
+def _all_names(game: Game) -> set[str]:
+    """Every name the game's text writes."""
+    names: set[str] = set()
+    for node in game.walk():
+        if isinstance(node, Name):
+            names.add(node.text)
+        elif isinstance(node, NameList):
+            names.update(node.names)
+    return names
+
+
+__all__ = ["expand_names", "frozen_name"]
