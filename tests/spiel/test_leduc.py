@@ -12,9 +12,6 @@ from tests.spiel.support import bridged, pyspiel, tree_figures, uniform_figures
 
 from ggp.reasoner.verify import cross_check  # noqa: E402
 
-# the bridge walks Leduc's whole tree (9,457 histories) through the reasoner: minutes on two
-# cores, so behind the slow marker (Kuhn poker's bridge tests run by default)
-pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +37,7 @@ def test_uniform_policy(games: tuple[Any, Any]) -> None:
     assert ours_expl == pytest.approx(2.3736, abs=0.001)
 
 
+@pytest.mark.slow
 def test_cfr_plus_curves_agree(games: tuple[Any, Any]) -> None:
     curves = []
     for game in games:
