@@ -207,3 +207,18 @@ def test_a_disjunction_holds_the_cards_in_exactly_one_part() -> None:
     black = ("(scoring max (size (disjunction ((current player) iloc HAND)"
              " (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED)))))")
     assert scores(game(DRAW, scoring=black)) == {(3, 0)}
+
+
+def test_integers_in_the_millions_are_kept_in_digits_and_compared_on_them() -> None:
+    # 3,000,000 a turn; past 5,000,000 one more; at 9,000,001 or more a bonus: no table of the
+    # ten million values a cell can hold is made
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto S) 3000000)"
+            " ((> ((current player) sto S) 5000000) (inc ((current player) sto S) 1))"
+            " ((>= ((current player) sto S) 9000001) (inc ((current player) sto BONUS) 1)))))")
+    text = game(turn, scoring="(scoring max ((current player) sto S))")
+    assert "wval" not in compile_game(parse_recycle(text, "language.rcy")).kif
+    assert scores(text, 3) == {(9000002, 9000002)}
+    bonus = game(turn, scoring="(scoring max ((current player) sto BONUS))")
+    assert scores(bonus, 3) == {(1, 1)}

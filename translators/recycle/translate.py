@@ -72,7 +72,7 @@ from translators.recycle.translation_error import TranslationError
 
 #: Relations the clean-up passes keep as they are: the scores (read by tools) and the step
 #: being played (read by people following a match).
-KEPT = frozenset({"score", "at_step"})
+KEPT = frozenset({"score", "scoredigit", "at_step"})
 #: How often the game is re-analysed for the bounds of its computed repeats (each round makes
 #: as many copies as the last found the count could need).
 REPEAT_ROUNDS = 4
@@ -139,7 +139,7 @@ def _run(game: Game) -> Translation:
     stages = stages_of(book.rules())
     split = drop_undefined([split_by_stage(rules, stages) for _, rules in book.groups])
     book.groups = [(comment, rules) for (comment, _), rules in zip(book.groups, split)]
-    book.prune(frozenset({"score"}))
+    book.prune(KEPT)
     book.groups = inline(book.groups, keep=KEPT)
     book.groups = merge(book.groups, {"seat": model.seats, "team": model.team_names}, keep=KEPT)
     book.groups = inline(book.groups, keep=KEPT)

@@ -44,8 +44,10 @@ from translators.recycle.translation_error import TranslationError
 
 #: Above this many values a cell's range is widened to the thresholds it is compared with.
 WIDE = 160
-#: No cell may need more values than this (wide cells are kept in decimal digits).
-LIMIT = 400_000
+#: No cell may need more values than this: 10^12 (wide cells are kept in decimal digits, and
+#: compared, incremented and ranked on their digits; reading one as a number needs a table of
+#: its values, which :mod:`..emit.wide` limits where it is made).
+LIMIT = 10**12
 #: A unary cell family may have at most this many values.
 UNARY_LIMIT = 4000
 #: An increment of a unary family may need a table of at most this many rows.

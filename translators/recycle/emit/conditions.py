@@ -34,6 +34,7 @@ from translators.recycle.syntax.nodes import (
     And,
     BoolAgg,
     Compare,
+    IntStorage,
     Node,
     Or,
     Size,
@@ -112,6 +113,9 @@ def compare(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
         sized = size_side(cx, node, env, ctl)
         if sized is not None:
             return sized
+        digits = wide_side(cx, node, env, ctl)
+        if digits is not None:
+            return digits
         left, right = cx.int_(node.left, env, ctl), cx.int_(node.right, env, ctl)
         return int_compare(cx, node.op, left, right, node, env)
     if node.op not in ("==", "!="):
@@ -119,6 +123,24 @@ def compare(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
     left, right = value(cx, node.left, env, ctl, kind), value(cx, node.right, env, ctl, kind)
     same = equal(cx, left, right, env, node, kind)
     return same if node.op == "==" else cx.negate(same, env, node)
+
+
+FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def wide_side(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal] | None:
+    """A wide (decimal) cell compared with a constant: on its digits, without a table of its
+    values; None for other comparisons."""
+    for cell, other, op in ((node.left, node.right, node.op), (node.right, node.left, FLIPPED[node.op])):
+        real, real_env = deref(cell, env)
+        if not isinstance(real, IntStorage):
+            continue
+        family = cx.family(real, real_env)
+        value = static_int(other, env)
+        if cx.wide.is_wide(family) and value is not None:
+            lits, owner = cx.owner(real.owner, real_env, ctl)
+            return lits + cx.wide.compare_const(owner, family, op, value)
+    return None
 
 
 def value_kind(cx: Compiler, node: Any, env: Env) -> str:

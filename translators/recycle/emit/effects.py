@@ -45,6 +45,7 @@ from translators.recycle.syntax.nodes import (
     RelativePlayer,
     Var,
 )
+from translators.recycle.emit.wide import WideRead
 from translators.recycle.translation_error import TranslationError
 
 #: The relation of each kind of card move (and bulk moves that keep their order), all
@@ -377,7 +378,11 @@ class EffectEmitter:
         env = effect.env
         if effect.op == "set":
             value_lits, value = comp.int_(effect.value, env, ctl)
-            self.comp.ledger.failures += wide.set(base, owner, family, value_lits, value, comp.fresh)
+            try:
+                self.comp.ledger.failures += wide.set(base, owner, family, value_lits, value, comp.fresh,
+                                                      comp.interval(effect.value, env))
+            except WideRead as exc:
+                raise TranslationError(effect.node, str(exc)) from None
             return
         real, real_env = deref(effect.value, env)
         wide_delta = None

@@ -44,6 +44,7 @@ from translators.recycle.syntax.nodes import (
     Tri,
     Var,
 )
+from translators.recycle.emit.wide import WideRead
 from translators.recycle.translation_error import TranslationError
 
 
@@ -62,7 +63,10 @@ def int_(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
         lits, owner = cx.owner(node.owner, env, ctl)
         family = cx.family(node, env)
         if cx.wide.is_wide(family):
-            more, value = cx.wide.read(owner, family, cx.fresh)
+            try:
+                more, value = cx.wide.read(owner, family, cx.fresh)
+            except WideRead as exc:
+                raise TranslationError(node, str(exc)) from None
             return lits + more, value
         v = cx.fresh("n")
         return lits + [true(f("sto", owner, cx.storage_name(node.name, env), v))], v

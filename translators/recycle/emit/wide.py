@@ -14,11 +14,21 @@ its digits, ends the game with ``(failed overflow)``.
 
 from __future__ import annotations
 
+from ggp.errors import GGPError
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.integers import Interval
+from translators.recycle.emit.literals import FALSE
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.vocabulary import Fresh, c, f, name, num, rule, true
+
+#: At most this many rows in a table converting a wide cell's digits to one number.
+VALUE_ROWS = 400_001
+
+
+class WideRead(GGPError, ValueError):
+    """A wide cell read as one number over more values than :data:`VALUE_ROWS` (the emitter
+    turns it into a located error)."""
 
 
 def digits_for(span: Interval) -> int:
@@ -66,19 +76,83 @@ class Wide:
                             self.book.add(rule(f("dadd", num(a), num(b), num(cin), num(total % 10), num(total // 10))))
         return "dadd"
 
-    def value_table(self, family: tuple[str, str]) -> str:
-        """``(wval_F V D0 D1 ...)``: a value of the family's range and its stored digits."""
-        key = ("wval", family)
+    def value_table(self, family: tuple[str, str], span: Interval | None = None) -> str:
+        """``(wval_F V D0 D1 ...)``: a value of the family's range (within ``span``, when given)
+        and its stored digits; at most :data:`VALUE_ROWS` rows (a bigger one is an error)."""
+        low, high = self.families[family]
+        if span is not None:
+            low, high = max(low, span[0]), min(high, span[1])
+        key = ("wval", family, low, high)
         if key not in self.book.memo:
+            if high - low + 1 > VALUE_ROWS:
+                raise WideRead(f"reading ({family[0]} sto {family[1]}) as one number needs a table of "
+                               f"{high - low + 1} values ({low} to {high}); at most {VALUE_ROWS} are supported "
+                               "(comparisons with constants, increments and the scoring read its digits directly)")
             rel = self.book.name("wval")
             self.book.memo[key] = rel
             k = self.k[family]
-            low, high = self.families[family]
-            with self.book.group(f"table: the decimal digits of ({family[0]} sto {family[1]}) values"):
+            with self.book.group(f"table: the decimal digits of ({family[0]} sto {family[1]}) values {low} to {high}"):
                 for v in range(low, high + 1):
                     self.book.add(rule(f(rel, num(v), *[num(d) for d in encode(v, k)])))
         table: str = self.book.memo[key]
         return table
+
+    def compare_const(self, owner: Term, family: tuple[str, str], op: str, value: int) -> list[Literal]:
+        """``(OWNER sto NAME) op value`` on the stored digits, most significant first (no table
+        of the cell's values)."""
+        k = self.k[family]
+        limit = 5 * 10 ** (k - 1)
+        if value >= limit:  # above every value the digits hold
+            return [] if op in ("<", "<=", "!=") else [FALSE]
+        if value < -limit:
+            return [] if op in (">", ">=", "!=") else [FALSE]
+        key = ("wcmp", family, value)
+        if key not in self.book.memo:
+            digits = encode(value, k)
+            less, same = self.book.name("wbelow"), self.book.name("wequal")
+            o, d = Variable("o"), Variable("d")
+            dlt = self.digit_less()
+            label = _name(family)
+            with self.book.group(f"({family[0]} sto {family[1]}) against {value}, digit by digit"):
+                top = k - 1
+                self.book.add(rule(f(same, o, num(top)), true(f("wsto", o, label, num(top), num(digits[top])))))
+                self.book.add(rule(f(less, o), true(f("wsto", o, label, num(top), d)), f(dlt, d, num(digits[top]))))
+                for i in range(top - 1, -1, -1):
+                    self.book.add(rule(f(same, o, num(i)), f(same, o, num(i + 1)),
+                                       true(f("wsto", o, label, num(i), num(digits[i])))))
+                    self.book.add(rule(f(less, o), f(same, o, num(i + 1)), true(f("wsto", o, label, num(i), d)),
+                                       f(dlt, d, num(digits[i]))))
+            self.book.memo[key] = (less, same)
+        less, same = self.book.memo[key]
+        below, equal = f(less, owner), f(same, owner, num(0))
+        if op == "<":
+            return [below]
+        if op == ">=":
+            return [Not(below)]
+        if op == "==":
+            return [equal]
+        if op == "!=":
+            return [Not(equal)]
+        if op == ">":
+            return [Not(below), Not(equal)]
+        key = ("wle", family, value)
+        if key not in self.book.memo:  # <=: below or equal
+            rel = self.book.name("wupto")
+            o = Variable("o")
+            self.book.add(rule(f(rel, o), f(less, o)))
+            self.book.add(rule(f(rel, o), f(same, o, num(0))))
+            self.book.memo[key] = rel
+        return [f(self.book.memo[key], owner)]
+
+    def digit_less(self) -> str:
+        """``(dless A B)``: decimal digits, A < B."""
+        if ("dless",) not in self.book.memo:
+            self.book.memo[("dless",)] = True
+            with self.book.group("table: one decimal digit below another"):
+                for a in range(10):
+                    for b in range(a + 1, 10):
+                        self.book.add(rule(f("dless", num(a), num(b))))
+        return "dless"
 
     def delta_table(self, span: Interval, k: int, negate: bool) -> str:
         """``(wdelta_N V CARRY D0 D1 ...)``: a delta (negated for ``dec``) in ten's complement,
@@ -109,11 +183,19 @@ class Wide:
         return lits, v
 
     def set(self, base: list[Literal], owner: Term, family: tuple[str, str], value_lits: list[Literal],
-            value: Term, fresh: Fresh) -> list[tuple[str, list[Literal]]]:
-        """Rules writing a unary value into a wide cell; returns overflow conditions."""
+            value: Term, fresh: Fresh, span: Interval | None = None) -> list[tuple[str, list[Literal]]]:
+        """Rules writing a unary value (within ``span``) into a wide cell; returns overflow conditions."""
         k = self.k[family]
+        if not isinstance(value, Variable):
+            written = int(value.name)
+            low, high = self.families[family]
+            if not low <= written <= high:
+                return [("overflow", base + value_lits)]
+            for i, digit in enumerate(encode(written, k)):
+                self.book.add(rule(f("wstoset", owner, _name(family), num(i), num(digit)), base + value_lits))
+            return []
         ds = [fresh("d") for _ in range(k)]
-        table = self.value_table(family)
+        table = self.value_table(family, span)
         conv = f(table, value, *ds)
         for i in range(k):
             self.book.add(rule(f("wstoset", owner, _name(family), num(i), ds[i]), base + value_lits + [conv]))
@@ -181,4 +263,4 @@ def _name(family: tuple[str, str]) -> Term:
     return name(family[1])
 
 
-__all__ = ["Wide", "complement", "digits_for", "encode"]
+__all__ = ["VALUE_ROWS", "Wide", "WideRead", "complement", "digits_for", "encode"]
