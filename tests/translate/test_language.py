@@ -115,6 +115,24 @@ def test_the_size_of_a_partition_counts_its_groups() -> None:
     assert scores(game(f"{DEAL3} {count}"), 40) == {(1, 1), (2, 2)}
 
 
+def test_conditions_over_the_groups_of_a_partition() -> None:
+    # a suit held twice or more (any), every suit held at most twice (all), how many suits twice
+    count = ("(do ((all player 'P (do ("
+             "((any (partition SUIT ('P iloc HAND)) 'G (>= (size 'G) 2)) (inc ('P sto SCORE) 100))"
+             "((all (partition SUIT ('P iloc HAND)) 'G (<= (size 'G) 2)) (inc ('P sto SCORE) 10))"
+             "(inc ('P sto SCORE) (size (filter (partition SUIT ('P iloc HAND)) 'G (== (size 'G) 2)))))))))")
+    # three cards, three of each suit in six: a 2-1 split (100 + 10 + 1) or one suit (100)
+    assert scores(game(f"{DEAL3} {count}"), 40) == {(111, 111), (100, 100)}
+
+
+def test_a_choice_among_teams() -> None:
+    teams = "(create teams (0, 2) (1, 3))"
+    body = ("(do ((shuffle (game iloc STOCK)))) (stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((any team 'T (move (top (game iloc STOCK)) (top ('T iloc PILE)))))))")
+    runs = playouts(game(body, players=4, teams=teams, scoring="(scoring max (size ((team (current player)) iloc PILE)))"))
+    assert {o for p in runs for o in p.options} == {2} and {p.decisions for p in runs} == {6}
+
+
 def test_the_size_of_collections_of_names_players_and_ranges() -> None:
     count = ("(do ((set (game sto N) 2)"
              " (all player 'P (set ('P sto SCORE) (+ (size (filter (ONE, TWO, THREE) 'K (!= 'K TWO)))"

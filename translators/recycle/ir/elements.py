@@ -13,6 +13,7 @@ from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
     AllPlayers,
     AllTeams,
+    CardAtt,
     Compare,
     Filter,
     IntLit,
@@ -21,9 +22,11 @@ from translators.recycle.syntax.nodes import (
     NameList,
     Node,
     Others,
+    Partition,
     Range,
     RelativePlayer,
     RelativeTeam,
+    Size,
     TeamAt,
     TeamOf,
     Var,
@@ -81,6 +84,19 @@ def static_elements(model: GameModel, coll: Any, env: Env, where: Node) -> list[
             test = Compare("==", TeamOf(Var("_E", kind="player", **at), **at), real, kind="team", **at)
             out.append((binding, [(test, real_env.bind("_E", binding))]))
         return out
+    if isinstance(real, Partition):
+        key, _ = deref(real.key, real_env)
+        if not isinstance(key, Name) or isinstance(real.parts, tuple) and len(real.parts) != 1:
+            raise TranslationError(real, "`partition` needs a literal key and one collection")
+        source = real.parts[0] if isinstance(real.parts, tuple) else real.parts
+        groups: list[tuple[ir.Binding, list[tuple[Node, Env]]]] = []
+        for value in sorted({v for card in model.cards if (v := card.attr(key.text)) is not None}):
+            card = Var("_P", kind="card", **at)
+            same = Compare("==", CardAtt(key, card, **at), Name(value, **at), kind="str", **at)
+            group = Alias(Filter(source, card, same, **at), real_env)
+            nonempty = Compare(">", Size(Var("_E", kind="cards", **at), **at), IntLit(0, **at), kind="int", **at)
+            groups.append((group, [(nonempty, real_env.bind("_E", group))]))
+        return groups
     if isinstance(real, Filter):
         inner = static_elements(model, real.collection, real_env, where)
         if inner is None:

@@ -318,6 +318,9 @@ class Lowerer:
         """``all`` (or an automatic ``any``) over a collection."""
         if id(node) in self.fork_nodes:
             return self.item(node.body, self.fork_env(node, env), guards, fwd)
+        coll, coll_env = deref(node.collection, env)
+        if isinstance(coll, Partition):
+            return self.partition(node, coll, coll_env, env, guards, fwd)
         elements = static_elements(self.model, node.collection, env, node)
         if elements is not None:
             out: list[ir.Effect] = []
@@ -330,13 +333,10 @@ class Lowerer:
                         del self.guards[guard.id]
                 out += got
             return out
-        coll, coll_env = deref(node.collection, env)
         kind = expression_kind(coll, coll_env)
         if kind == "cards":
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
-        if isinstance(coll, Partition):
-            return self.partition(node, coll, coll_env, env, guards, fwd)
         if isinstance(coll, (Subsets, Runs)):
             return self.slot_groups(node, coll, coll_env, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
