@@ -240,3 +240,16 @@ def test_integers_in_the_millions_are_kept_in_digits_and_compared_on_them() -> N
     assert scores(text, 3) == {(9000002, 9000002)}
     bonus = game(turn, scoring="(scoring max ((current player) sto BONUS))")
     assert scores(bonus, 3) == {(1, 1)}
+
+
+def test_forget_drops_the_copy_remembered_last() -> None:
+    # copies of THREE BLACK then THREE RED are remembered; forgetting the top one leaves BLACK
+    body = ("(do ((set (game points COLOUR) (((SUIT : BLACK) 1) ((SUIT : RED) 2)))"
+            " (remember (top (game iloc STOCK)) (top (game mem SEEN)))"
+            " (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))"
+            " (remember (top (game iloc STOCK)) (top (game mem SEEN)))"
+            " (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))"
+            " %s))")
+    seen = "(scoring max (score (top (game mem SEEN)) using (game points COLOUR)))"
+    assert scores(game(f"{body % '(forget (top (game mem SEEN)))'} {DRAW}", scoring=seen)) == {(1, 1)}
+    assert scores(game(f"{body % '(turn pass)'} {DRAW}", scoring=seen)) == {(2, 2)}

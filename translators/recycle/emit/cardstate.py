@@ -48,7 +48,7 @@ MEMORY_CAP = 16
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                     ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset()) -> None:
     """The card fluents' initial values, their frame and update rules."""
-    C, L, F, T, X, S = (Variable(n) for n in ("c", "l", "f", "t", "x", "s"))
+    C, L, F, T, X = (Variable(n) for n in ("c", "l", "f", "t", "x"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):
         for item in model.cards:
             book.add(rule(f("init", f("at", card_constant(model, item.id), loc(item.home)))))
@@ -140,7 +140,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                           true(f("under", L, C, D)), Not(f("pushed", L))))
             if unders:
                 book.add(rule(nxt(f("under", L, D, C)), f("bottomin", L, C), f("bottomcard", L, D)))
-    if copies or emitter.forgets:
+    if copies or emitter.forgets or emitter.forget_tops:
         N, M, Q = Variable("n"), Variable("m"), Variable("q")
         with book.group("memory locations: copies of cards, each with its place in the order remembered"):
             for place in model.locations:
@@ -157,10 +157,19 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             for rel in emitter.forgets:
                 book.add(rule(f("forgot", L), f(rel, L)))
                 book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L)))
-            book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L))))
-            book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L))))
-            book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)),
-                          Not(f("copied", L))))
+            for rel in emitter.forget_tops:
+                # the last copy remembered goes: the count drops by one
+                book.add(rule(f("forgottop", L), f(rel, L)))
+                book.add(rule(f("dropped", L, C), f(rel, L), true(f("ccount", L, N)), f("nextcopy", M, N),
+                              true(f("cpos", L, C, M))))
+                book.add(rule(nxt(f("ccount", L, M)), f(rel, L), true(f("ccount", L, N)), f("nextcopy", M, N)))
+                book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L), true(f("ccount", L, num(0)))))
+            kept: list[Literal] = [Not(f("dropped", L, C))] if emitter.forget_tops else []
+            counted: list[Literal] = [Not(f("forgottop", L))] if emitter.forget_tops else []
+            book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L)), kept))
+            book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L)), kept))
+            book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)), Not(f("copied", L)),
+                          counted))
             book.add(rule(f("ctop", L, C), f("cdepth", L, C, num(0))))
             D = Variable("d")
             book.add(rule(f("cdepth", L, C, D), true(f("ccount", L, N)), true(f("cpos", L, C, Q)),
@@ -170,8 +179,6 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                     book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
             for rel in copies:
                 book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
-    del S
-    _ = Literal
 
 
 __all__ = ["MEMORY_CAP", "emit_card_state"]

@@ -91,6 +91,7 @@ class EffectEmitter:
         self.shuffles: list[tuple[Term, list[Literal]]] = []
         self.percept_writes: list[tuple[Term, list[Literal]]] = []
         self.forgets: list[str] = []
+        self.forget_tops: list[str] = []
 
     # -- activation and scope -----------------------------------------------------------------
 
@@ -225,7 +226,7 @@ class EffectEmitter:
             lits, loc = comp.loc_term(effect.target, env, ctl)
             rel = self.book.name("forget", effect.node)
             self.book.add(rule(f(rel, loc), base + lits))
-            self.forgets.append(rel)
+            (self.forgets if effect.end == "all" else self.forget_tops).append(rel)
         elif isinstance(effect, ir.Shuffle):
             lits, loc = comp.loc_term(effect.target, env, ctl)
             self.shuffles.append((loc, base + lits))

@@ -286,7 +286,12 @@ class Lowerer:
         if isinstance(node, FaroShuffle):
             raise TranslationError(node, "`shuffle faro` is not supported")
         if isinstance(node, Forget):
-            raise TranslationError(node, "a single `forget` is not supported (use `repeat all`)")
+            real, _ = deref(node.card, env)
+            if not isinstance(real, CardAt) or real.position != "top":
+                raise TranslationError(node, "`forget` drops the top copy of a memory location: `(forget (top LOC))`")
+            target = self.location(real.cards, env)
+            self.invalidate(fwd, target, env)
+            return [self.effect(ir.ForgetAll, node, env, guards, target=target, end="top")]
         raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
 
     def place_of(self, target: Any, env: Env) -> tuple[Node, str]:

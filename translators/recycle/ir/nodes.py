@@ -258,9 +258,10 @@ class Remember(Effect):
 
 @dataclass(eq=False)
 class ForgetAll(Effect):
-    """Drop every copy in a memory location."""
+    """Drop every copy in a memory location (``end`` ``all``), or its top copy (``top``)."""
 
     target: Node = field(default=None)  # type: ignore[assignment]
+    end: str = "all"
 
 
 @dataclass(eq=False)
