@@ -253,3 +253,18 @@ def test_forget_drops_the_copy_remembered_last() -> None:
     seen = "(scoring max (score (top (game mem SEEN)) using (game points COLOUR)))"
     assert scores(game(f"{body % '(forget (top (game mem SEEN)))'} {DRAW}", scoring=seen)) == {(1, 1)}
     assert scores(game(f"{body % '(turn pass)'} {DRAW}", scoring=seen)) == {(2, 2)}
+
+
+def test_an_integer_cell_read_by_a_computed_name_in_a_condition_and_the_scoring() -> None:
+    # each draw counts the drawn card's suit; the stage ends when the current player holds two of
+    # the suit of their last card; the score is that count
+    turn = ("(stage player (end (or (== (size (game iloc STOCK)) 0)"
+            " (>= ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))) 2)))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))) 1))))")
+    last = "(scoring max ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))))"
+    # unshuffled: the first player draws BLACKs, the second REDs; the first player's second
+    # BLACK (the third draw) ends the stage
+    runs = playouts(game(turn, scoring=last), 3)
+    assert {p.decisions for p in runs} == {3}
+    assert {(p.scores["player0"], p.scores["player1"]) for p in runs} == {(2, 1)}

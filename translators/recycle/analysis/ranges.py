@@ -21,7 +21,7 @@ from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import expression_kind, static_elements
+from translators.recycle.ir.elements import expression_kind, static_elements, storage_family
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import CHOICE_LIMIT, GameModel, owner_kind
 from translators.recycle.syntax.nodes import (
@@ -150,7 +150,7 @@ class Ranges:
                 return int(lo_text), int(hi_text)
             raise TranslationError(node, f"'{node.name} is not an integer")
         if isinstance(node, IntStorage):
-            return self.cell(owner_kind(node.owner), _label(node.name))
+            return self.cell(*storage_family(node, env))
         if isinstance(node, Arith):
             return arith_interval(node.op, self.of(node.left, env), self.of(node.right, env))
         if isinstance(node, Size):

@@ -334,7 +334,10 @@ class Expressions:
 
     def storage_name(self, node: Any, env: Env) -> Constant:
         """The constant naming a storage cell."""
-        real, _ = deref(node, env)
+        real, real_env = deref(node, env)
+        bound = real_env.get(real.name) if isinstance(real, Var) else None
+        if isinstance(bound, Fixed) and bound.kind == "str" and isinstance(bound.term, Constant):
+            return bound.term  # a variable over a list of names, unrolled
         if not isinstance(real, Name):
             raise TranslationError(node, "storage names must be literal NAMEs")
         return name(real.text)

@@ -122,15 +122,25 @@ def int_agg(cx: Compiler, node: IntAgg, env: Env, ctl: Ctl) -> Val:
     """``(all COLL 'V (OWNER sto NAME))``: the sum over a static collection."""
 
     elements = static_elements(cx.model, node.collection, env, node)
-    if elements is None or any(conds for _, conds in elements):
-        raise TranslationError(node, "a sum over storage needs a fixed collection (players, teams)")
+    if elements is None:
+        raise TranslationError(node, "a sum over storage needs a collection known before play (players, teams, "
+                               "names, ranges, filters of them)")
     lits: list[Literal] = []
     total: Term = num(0)
     low = high = 0
-    for binding, _ in elements:
+    for binding, conds in elements:
         inner = env.bind(node.var.name, binding)
         part_lits, part = int_(cx, node.body, inner, ctl)
         lo, hi = cx.interval(node.body, inner)
+        if conds:  # the element's value when it is a member, else 0
+            member = [lit for cond, cond_env in conds for lit in cx.cond(cond, cond_env, ctl)]
+            lo, hi = min(lo, 0), max(hi, 0)
+            v = cx.fresh("n")
+            params = [(p, sort) for p, sort in ((s.var, s.sort) for s in env.syms())
+                      if p in lit_vars(member + part_lits)] + [(v, f"int:{lo}:{hi}")]
+            part_lits = [cx.define("element", node, params, [({v: part}, member + part_lits),
+                                                             ({v: num(0)}, cx.negate(member, env, node))])]
+            part = v
         lits += part_lits
         if total == num(0):
             total, low, high = part, lo, hi

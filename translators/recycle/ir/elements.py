@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ggp.gdl.terms import Constant
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Alias, Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import GameModel, owner_kind
-from translators.recycle.symbols.vocabulary import c, name, num
+from translators.recycle.symbols.vocabulary import c, name, name_text, num
 from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
     AllPlayers,
@@ -127,7 +128,10 @@ def storage_family(node: IntStorage, env: Env) -> tuple[str, str]:
     real, real_env = deref(node.owner, env)
     binding = real_env.get(real.name) if isinstance(real, Var) else None
     kind = binding.kind if isinstance(binding, (Fixed, Sym)) else owner_kind(real)
-    label, _ = deref(node.name, env)
+    label, label_env = deref(node.name, env)
+    bound = label_env.get(label.name) if isinstance(label, Var) else None
+    if isinstance(bound, Fixed) and bound.kind == "str" and isinstance(bound.term, Constant):
+        return kind, name_text(bound.term)  # a variable over a list of names, unrolled
     if not isinstance(label, Name):
         raise TranslationError(node, "storage names must be literal NAMEs")
     return kind, label.text

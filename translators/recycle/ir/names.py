@@ -16,8 +16,10 @@ stored string) the action could change it between copies: it is first frozen in 
 the game, ``(set (game str NAME_L_C) EXPR)``, and the copies compare that cell. A numbered
 location ``(game iloc 3)`` is the location named ``3``.
 
-Names computed outside actions (in a condition, the scoring) are not rewritten: they stay a
-located error.
+An integer cell read with a computed name outside an action (a condition, the scoring) is the
+sum over the possible names of the cells whose name is the value: ``(all (filter (HEARTS,
+SPADES...) 'K (== 'K EXPR)) 'K ('P sto 'K))``. Other computed names outside actions (strings,
+locations) stay a located error.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ from translators.recycle.syntax.nodes import (
     Compare,
     Conditional,
     Do,
+    Filter,
     Forget,
     Game,
     GameOwner,
+    IntAgg,
     IntLit,
     IntStorage,
     IntUpdate,
@@ -92,6 +96,14 @@ def expand_names(game: Game) -> Game:
                                      copy, **at))  # type: ignore[arg-type]
         return Do(tuple(items), **at)
 
+    def read(node: IntStorage) -> Node:
+        """A read of a computed integer cell: the sum of the cells whose name is the value."""
+        at = {"line": node.line, "column": node.column}
+        key = Var(f"_N{node.line}_{node.column}", kind="str", **at)
+        names = NameList(tuple(values_of(node.name)), **at)
+        which = Filter(names, key, Compare("==", key, node.name, kind="str", **at), **at)
+        return IntAgg(which, key, replace(node, name=key), **at)
+
     def rewrite(node: Any) -> Any:
         if isinstance(node, tuple):
             items = tuple(rewrite(item) for item in node)
@@ -100,6 +112,12 @@ def expand_names(game: Game) -> Game:
             return node
         if isinstance(node, CardLocation) and isinstance(node.name, IntLit):
             return replace(node, name=Name(str(node.name.value), line=node.name.line, column=node.name.column))
+        if isinstance(node, ACTIONS):
+            expanded = action(node)
+            if expanded is not node:
+                return rewrite(expanded)
+        elif isinstance(node, IntStorage) and _computed(node, let_bound):
+            return read(node)
         changes = {}
         for fld in fields(node):
             if fld.name in ("line", "column", "source", "warnings"):
@@ -108,9 +126,7 @@ def expand_names(game: Game) -> Game:
             new = rewrite(value)
             if new is not value:
                 changes[fld.name] = new
-        if changes:
-            node = replace(node, **changes)
-        return action(node) if isinstance(node, ACTIONS) else node
+        return replace(node, **changes) if changes else node
 
     flow = rewrite(game.flow)
     scoring = rewrite(game.scoring)

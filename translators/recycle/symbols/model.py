@@ -24,6 +24,7 @@ from translators.recycle.syntax.nodes import (
     Filter,
     Game,
     GameOwner,
+    IntAgg,
     IntLit,
     IntStorage,
     Name,
@@ -154,13 +155,24 @@ def _name_lists(game: Game, declared: dict[str, Node]) -> dict[str, set[str]]:
     """For each variable name, the names it can stand for (from name lists it ranges over)."""
     out: dict[str, set[str]] = {}
     for node in game.walk():
-        if isinstance(node, (ActionAgg, BoolAgg, CardsAgg, Filter)):
+        if isinstance(node, (ActionAgg, BoolAgg, CardsAgg, Filter, IntAgg)):
             coll: Node = node.collection
             if isinstance(coll, Var) and coll.name in declared:
                 coll = declared[coll.name]
             if isinstance(coll, NameList):
                 out.setdefault(node.var.name, set()).update(coll.names)
     return out
+
+
+def _storage_names(node: Node, lists: dict[str, set[str]]) -> list[str]:
+    """The names a storage expression can have: its literal NAME, or the names of the list its
+    variable ranges over; none for other nodes and other names."""
+    name = getattr(node, "name", None) if isinstance(node, (IntStorage, StrStorage, PointStorage)) else None
+    if isinstance(name, Name):
+        return [name.text]
+    if isinstance(name, Var) and name.name in lists:
+        return sorted(lists[name.name])
+    return []
 
 
 def _location_names(loc: CardLocation, lists: dict[str, set[str]]) -> list[str]:
@@ -215,12 +227,16 @@ def build_model(game: Game) -> GameModel:
                     locations.add(Location(owner, node.visibility, name))
         elif isinstance(node, CardLocation):
             raise TranslationError(node, "numbered card locations are not supported")
-        if isinstance(node, IntStorage) and isinstance(node.name, Name):
-            model.int_cells[(owner_kind(node.owner), node.name.text)] = None
-        elif isinstance(node, StrStorage) and isinstance(node.name, Name):
-            model.str_cells[(owner_kind(node.owner), node.name.text)] = None
-        elif isinstance(node, PointStorage) and isinstance(node.name, Name):
-            model.point_maps[(owner_kind(node.owner), node.name.text)] = None
+        labels = _storage_names(node, lists)
+        if isinstance(node, IntStorage) and labels:
+            for label in labels:
+                model.int_cells[(owner_kind(node.owner), label)] = None
+        elif isinstance(node, StrStorage) and labels:
+            for label in labels:
+                model.str_cells[(owner_kind(node.owner), label)] = None
+        elif isinstance(node, PointStorage) and labels:
+            for label in labels:
+                model.point_maps[(owner_kind(node.owner), label)] = None
         elif isinstance(node, SetPoints) and isinstance(node.target, Var):
             model.point_maps[("game", node.target.name)] = None
         elif isinstance(node, (IntStorage, StrStorage, PointStorage)):

@@ -37,6 +37,14 @@ def name(text: str) -> Constant:
     return Constant(low + "_" if low in RESERVED else low)
 
 
+def name_text(constant: Constant) -> str:
+    """The RECYCLE NAME a constant of :func:`name` stands for (NAMEs are capital letters)."""
+    low = constant.name
+    if low.endswith("_") and low[:-1] in RESERVED:
+        low = low[:-1]
+    return low.upper()
+
+
 def num(value: int) -> Constant:
     """The constant for an integer."""
     return Constant(str(value))
