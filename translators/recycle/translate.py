@@ -45,19 +45,24 @@ from translators.recycle.emit.goals import emit_goals
 from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir.lower import lower
-from translators.recycle.ir.nodes import Env
 from translators.recycle.ir.names import expand_names
-from translators.recycle.ir.repeats import Site, cell_name, computed_repeats, expand_repeats
+from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.repeats import (
+    Site,
+    cell_name,
+    computed_repeats,
+    expand_repeats,
+)
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.rulebook.inline import inline, without_repeats
 from translators.recycle.rulebook.merge import merge
-from translators.recycle.rulebook.order import no_left_recursion
 from translators.recycle.rulebook.names import (
     node_words,
     rename,
     stage_words,
     word_names,
 )
+from translators.recycle.rulebook.order import no_left_recursion
 from translators.recycle.rulebook.stages import (
     STAGED,
     drop_undefined,

@@ -22,6 +22,7 @@ from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.ledger import Temp
 from translators.recycle.emit.literals import positive_vars
 from translators.recycle.emit.protocol import Compiler
+from translators.recycle.emit.wide import WideRead
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.rulebook.book import describe
@@ -45,7 +46,6 @@ from translators.recycle.syntax.nodes import (
     RelativePlayer,
     Var,
 )
-from translators.recycle.emit.wide import WideRead
 from translators.recycle.translation_error import TranslationError
 
 #: The relation of each kind of card move (and bulk moves that keep their order), all

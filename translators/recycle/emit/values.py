@@ -17,6 +17,7 @@ from translators.recycle.emit.literals import (
     substitute,
 )
 from translators.recycle.emit.protocol import Compiler
+from translators.recycle.emit.wide import WideRead
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.symbols.vocabulary import (
@@ -44,7 +45,6 @@ from translators.recycle.syntax.nodes import (
     Tri,
     Var,
 )
-from translators.recycle.emit.wide import WideRead
 from translators.recycle.translation_error import TranslationError
 
 
