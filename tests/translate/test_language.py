@@ -268,3 +268,14 @@ def test_an_integer_cell_read_by_a_computed_name_in_a_condition_and_the_scoring(
     runs = playouts(game(turn, scoring=last), 3)
     assert {p.decisions for p in runs} == {3}
     assert {(p.scores["player0"], p.scores["player1"]) for p in runs} == {(2, 1)}
+
+
+def test_the_cards_of_a_location_named_in_play_outside_an_action() -> None:
+    # piles by suit; the score counts the pile of the suit of the player's last card
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) vloc (cardatt SUIT (top (game iloc STOCK)))))))))")
+    pile = ("(scoring max (size ((current player) vloc (cardatt SUIT (top ((current player) iloc HAND))))))")
+    deal = "(do ((move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND))) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))))"
+    # unshuffled: player0 holds ONE RED (the bottom card), player1 THREE BLACK (the top); the
+    # stock is then 1B 2R 2B 3R (bottom to top): player0 piles 3R and 2R, player1 2B and 1B
+    assert scores(game(f"{deal} {turn}", scoring=pile)) == {(2, 2)}

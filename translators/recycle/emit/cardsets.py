@@ -101,7 +101,8 @@ def member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Lite
         return cx.member(real.cards, real_env, ctl, card)
     if isinstance(real, (SetOp, CardsAgg)):
         pieces = parts(cx, real, real_env)
-        alts = [cx.member(part, part_env, ctl, card) for part, part_env in pieces]
+        alts = [[lit for cond, cond_env in conds for lit in cx.cond(cond, cond_env, ctl)]
+                + cx.member(part, part_env, ctl, card) for part, part_env, conds in pieces]
         if isinstance(real, SetOp) and real.op == "intersect":
             return [lit for alt in alts for lit in alt]
         card_var = [(card, "card")] if isinstance(card, Variable) else []
@@ -209,20 +210,16 @@ def top_tuple_member(cx: Compiler, node: Tuples, env: Env, ctl: Ctl, card: Term)
     return member + [top] + (same if isinstance(pts, Variable) else same[len(plits):])
 
 
-def parts(cx: Compiler, node: Any, env: Env) -> list[tuple[Any, Env]]:
-    """The collections a union (of collections, or of one ``all``) is made of."""
+def parts(cx: Compiler, node: Any, env: Env) -> list[tuple[Any, Env, list[tuple[Any, Env]]]]:
+    """The collections a union (of collections, or of one ``all``) is made of, each with the
+    conditions under which it is one (an ``all`` over a filter of a collection known before play)."""
     agg = node.parts if isinstance(node, SetOp) else node
     if isinstance(agg, tuple):
-        return [(p, env) for p in agg]
+        return [(p, env, []) for p in agg]
     elements = static_elements(cx.model, agg.collection, env, agg)
     if elements is None:
-        raise TranslationError(agg, "`all` in a union must range over players, teams or names")
-    out = []
-    for binding, conds in elements:
-        if conds:
-            raise TranslationError(agg, "`all` in a union must range over a fixed collection")
-        out.append((agg.body, env.bind(agg.var.name, binding)))
-    return out
+        raise TranslationError(agg, "`all` in a union must range over players, teams, names or ranges")
+    return [(agg.body, env.bind(agg.var.name, binding), conds) for binding, conds in elements]
 
 
 def domain_cards(cx: Compiler, coll: Any, env: Env) -> list[str]:

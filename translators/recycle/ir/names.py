@@ -18,8 +18,9 @@ location ``(game iloc 3)`` is the location named ``3``.
 
 An integer cell read with a computed name outside an action (a condition, the scoring) is the
 sum over the possible names of the cells whose name is the value: ``(all (filter (HEARTS,
-SPADES...) 'K (== 'K EXPR)) 'K ('P sto 'K))``. Other computed names outside actions (strings,
-locations) stay a located error.
+SPADES...) 'K (== 'K EXPR)) 'K ('P sto 'K))``; the cards of a location so named are the union
+of the locations whose name is the value. A string cell, or the top card of a location, named
+in play outside an action stays a located error.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from dataclasses import fields, replace
 from typing import Any
 
 from translators.recycle.syntax.nodes import (
+    CardAt,
     CardAtt,
     CardLocation,
+    CardsAgg,
     Compare,
     Conditional,
     Do,
@@ -49,6 +52,7 @@ from translators.recycle.syntax.nodes import (
     PointStorage,
     Remember,
     RepeatAll,
+    SetOp,
     SetPoints,
     SetStr,
     Shuffle,
@@ -104,6 +108,15 @@ def expand_names(game: Game) -> Game:
         which = Filter(names, key, Compare("==", key, node.name, kind="str", **at), **at)
         return IntAgg(which, key, replace(node, name=key), **at)
 
+    def cards_of(node: CardLocation) -> Node:
+        """The cards of a location named in play: the union of the locations whose name is the value."""
+        at = {"line": node.line, "column": node.column}
+        key = Var(f"_L{node.line}_{node.column}", kind="str", **at)
+        names = NameList(tuple(values_of(node.name)), **at)
+        computed: Any = node.name
+        which = Filter(names, key, Compare("==", key, computed, kind="str", **at), **at)
+        return SetOp("union", CardsAgg(which, key, replace(node, name=key), **at), **at)
+
     def rewrite(node: Any) -> Any:
         if isinstance(node, tuple):
             items = tuple(rewrite(item) for item in node)
@@ -118,6 +131,10 @@ def expand_names(game: Game) -> Game:
                 return rewrite(expanded)
         elif isinstance(node, IntStorage) and _computed(node, let_bound):
             return read(node)
+        elif isinstance(node, CardAt) and isinstance(node.cards, CardLocation) and _computed(node.cards, let_bound):
+            return node  # the top of a location named in play, outside an action: not rewritten
+        elif isinstance(node, CardLocation) and _computed(node, let_bound):
+            return cards_of(node)
         changes = {}
         for fld in fields(node):
             if fld.name in ("line", "column", "source", "warnings"):
