@@ -1,0 +1,224 @@
+"""Replay a game the CardStock engine played through the translation, decision by decision.
+
+The engine's trace (:func:`translators.recycle.engine.engine_trace`) says which card each move
+took (its transcript's ``M:`` lines) and, at each decision, the options offered and the index
+chosen. The replay walks the translated game from its initial state: where ``random`` draws from
+a shuffled heap (``(draw C)``), it draws the card the engine moved next; where a seat decides, the
+translation must offer as many options as the engine did, to the same seat, and the replay plays
+the translation's move matching the engine's chosen option (by the card it moves, or the string
+it sets, else by position among the options); at the end the scores must be the engine's.
+Every difference is recorded (:class:`Mismatch`); the replay stops at the first one that makes
+the two games part (a seat or a card not found), since after it nothing more can be compared.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ggp.gdl.terms import Constant, Function, Term
+from ggp.reasoner.machine import StateMachine
+from translators.recycle.engine import Decision, GameEnd, TranscriptLine
+from translators.recycle.playstats import ending_of
+from translators.recycle.symbols.vocabulary import RANDOM, card_constant
+from translators.recycle.translation import Translation
+
+NOOP = Constant("noop")
+#: An engine card as its transcript writes it: ``id!KEY=VALUE;KEY=VALUE:DECKNAME``.
+_CARD = re.compile(r"^\d+!([^:]*):\S*")
+#: A moved card in the transcript: ``M:card from -> to``.
+_MOVE = re.compile(r"^M:(\S+) ")
+#: A string or integer set by an option: ``S:owner KEY VALUE``.
+_SET = re.compile(r"^S:\S+ \S+ (\S+)")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One difference between the engine's game and the translation's replay of it."""
+
+    decision: int | None
+    what: str
+
+    def __str__(self) -> str:
+        where = f"decision {self.decision}: " if self.decision is not None else ""
+        return where + self.what
+
+
+@dataclass
+class ReplayResult:
+    """What a replay compared: decisions matched (same seat and number of options), of which
+    matched by content (card or value) rather than by position, draws reproduced, chance steps
+    the engine's trace could not steer (ties broken by ``random``), the differences found, and
+    whether the whole game was followed to the engine's end with the same scores."""
+
+    decisions: int = 0
+    by_content: int = 0
+    draws: int = 0
+    unsteered_chance: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    finished: bool = False
+    scores: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def agrees(self) -> bool:
+        """The translation followed the engine's game to its end, with no difference."""
+        return self.finished and not self.mismatches
+
+
+def engine_card_key(text: str) -> frozenset[tuple[str, str]] | None:
+    """The attributes of an engine card (``0!RANK=J;SUIT=HEARTS:DEFAULT``), or None."""
+    m = _CARD.match(text)
+    if m is None:
+        return None
+    return frozenset(tuple(kv.split("=", 1)) for kv in m.group(1).split(";") if "=" in kv)
+
+
+def card_names(translation: Translation) -> dict[frozenset[tuple[str, str]], set[str]]:
+    """The translation's card constants by attributes (identical cards share a key)."""
+    out: dict[frozenset[tuple[str, str]], set[str]] = {}
+    for card in translation.model.cards:
+        out.setdefault(frozenset(card.attrs), set()).add(card_constant(translation.model, card.id).name)
+    return out
+
+
+def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: Translation,
+           machine: StateMachine, rng: random.Random | None = None, max_steps: int = 20000) -> ReplayResult:
+    """Replay one game's engine ``events`` (see the module doc) through ``machine``, the machine
+    of ``translation``. ``rng`` breaks the ties the engine's trace cannot steer."""
+    rng = rng or random.Random(0)
+    names = card_names(translation)
+    moved = [_moved_card(e.text, names) for e in events if isinstance(e, TranscriptLine) and e.text.startswith("M:")]
+    decisions = [e for e in events if isinstance(e, Decision)]
+    end = next((e for e in events if isinstance(e, GameEnd)), None)
+    roles = list(machine.roles)
+    result = ReplayResult()
+    state = machine.initial_state()
+    next_move = 0
+    next_decision = 0
+    for _ in range(max_steps):
+        if machine.is_terminal(state):
+            break
+        joint: list[Term] = []
+        for index, role in enumerate(roles):
+            legal = list(machine.legal_moves(state, role))
+            if role == RANDOM:
+                move, next_move = _chance(legal, moved, next_move, result, rng)
+            elif legal == [NOOP]:
+                move = NOOP
+            else:
+                if next_decision >= len(decisions):
+                    result.mismatches.append(Mismatch(None, f"the translation asks {role} to decide after the "
+                                                            f"engine's last decision ({len(decisions)})"))
+                    return result
+                decision = decisions[next_decision]
+                next_decision += 1
+                found = _decide(decision, index, legal, names, result)
+                if found is None:
+                    return result
+                move = found
+            if move is None:
+                return result
+            joint.append(move)
+        state = machine.next_state(state, tuple(joint))
+    else:
+        result.mismatches.append(Mismatch(None, f"no end within {max_steps} steps"))
+        return result
+    if next_decision < len(decisions):
+        result.mismatches.append(Mismatch(next_decision, f"the translation ended; the engine decided "
+                                                         f"{len(decisions) - next_decision} more times"))
+        return result
+    _, scores = ending_of(translation.description, state)
+    result.scores = scores
+    result.finished = True
+    if end is not None and end.scores:
+        theirs = {f"player{i}": s for i, s in enumerate(end.scores)}
+        if {k: v for k, v in scores.items() if k in theirs} != theirs:
+            result.mismatches.append(Mismatch(None, f"final scores: translation {scores}, engine {theirs}"))
+    return result
+
+
+def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
+    m = _MOVE.match(text)
+    key = engine_card_key(m.group(1)) if m else None
+    return names.get(key, set()) if key is not None else set()
+
+
+def _chance(legal: list[Term], moved: list[set[str]], at: int, result: ReplayResult,
+            rng: random.Random) -> tuple[Term | None, int]:
+    """``random``'s move: the next card the engine moved among the cards it may draw."""
+    if legal == [NOOP]:
+        return NOOP, at
+    draws = {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name == "draw" and m.args}
+    if not draws:
+        result.unsteered_chance += 1
+        return legal[rng.randrange(len(legal))], at
+    for k in range(at, len(moved)):
+        hit = sorted(moved[k] & draws.keys())
+        if hit:
+            result.draws += 1
+            return draws[hit[0]], k + 1
+    result.mismatches.append(Mismatch(None, f"random may draw {sorted(draws)}; the engine moved none of them "
+                                            f"after its move {at}"))
+    return None, at
+
+
+def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
+            result: ReplayResult) -> Term | None:
+    """The translation's move for the engine's ``decision`` (None, recording why, when the two part)."""
+    if decision.seat != seat:
+        result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
+                                                          f"the translation's player{seat}"))
+        return None
+    if decision.count != len(legal):
+        result.mismatches.append(Mismatch(decision.index, f"the engine offers {decision.count} options "
+                                                          f"{list(decision.options)}, the translation "
+                                                          f"{len(legal)}: {[str(m) for m in legal]}"))
+    result.decisions += 1
+    chosen = decision.options[decision.chosen]
+    words = _words(chosen, names)
+    overlap = {m: len(words & _move_words(m)) for m in legal}
+    best = max(overlap.values(), default=0)
+    matching = [m for m in legal if best > 0 and overlap[m] == best]
+    if len(matching) == 1:
+        result.by_content += 1
+        return matching[0]
+    if decision.count == len(legal):
+        # Same number of options, and content cannot tell them apart: the same position among
+        # the options, the translation's sorted by choice index, then by name.
+        return sorted(legal, key=_order)[decision.chosen]
+    result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
+                                                      f"choice {chosen!r}"))
+    return None
+
+
+def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
+    """What identifies an engine option: the cards its moves move and the values (not numbers)
+    its assignments set, in lower case."""
+    out: set[str] = set()
+    for action in option.split("; "):
+        m = _MOVE.match(action)
+        if m:
+            key = engine_card_key(m.group(1))
+            out |= names.get(key, set()) if key is not None else set()
+            continue
+        s = _SET.match(action)
+        if s and not s.group(1).lstrip("-").isdigit():
+            out.add(s.group(1).lower())
+    return out
+
+
+def _move_words(move: Term) -> set[str]:
+    if isinstance(move, Constant):
+        return {move.name}
+    if isinstance(move, Function):
+        return {move.name} | {str(a) for a in move.args}
+    return set()
+
+
+def _order(move: Term) -> tuple[int, str]:
+    if isinstance(move, Function) and move.name == "choose" and move.args and str(move.args[0]).isdigit():
+        return int(str(move.args[0])), str(move)
+    return -1, str(move)
+
