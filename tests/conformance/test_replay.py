@@ -21,7 +21,7 @@ from translators.recycle.translate import translate_file
 __all__ = ["runner"]
 
 
-def replay_all(path: Path, games: int, seed: int, engine_path: Path | None = None) -> list[ReplayResult]:
+def replay_all(path: Path, games: int, seed: int | None, engine_path: Path | None = None) -> list[ReplayResult]:
     """Replay ``games`` engine games of ``engine_path`` (default ``path``) through ``path``'s translation."""
     translation = translate_file(path)
     machine = make_machine(translation.description)
@@ -34,6 +34,7 @@ def test_draw_game_replays_exactly(runner: Path, tmp_path: Path) -> None:
     assert [str(m) for r in results for m in r.mismatches] == []
     assert all(r.agrees for r in results)
     assert sum(r.draws for r in results) > 12 and sum(r.decisions for r in results) > 24
+    assert all(r.places_compared == r.decisions for r in results)
 
 
 def test_kuhn_replays_exactly_matched_by_name(runner: Path) -> None:
@@ -53,6 +54,33 @@ def test_a_different_game_is_caught(runner: Path, tmp_path: Path) -> None:
     assert not any(r.agrees for r in results)
     first = results[0].mismatches[0]
     assert first.decision == 0 and "the engine offers 2 options" in first.what and "the translation 3" in first.what
+
+
+def test_engine_places_follow_its_transcript() -> None:
+    from translators.recycle.engine import Decision, TranscriptLine
+    from translators.recycle.replay import engine_places
+
+    events = [TranscriptLine(0, "C:0!RANK=J:DEFAULT table INVISIBLE STOCK"),
+              TranscriptLine(0, "C:1!RANK=Q:DEFAULT table INVISIBLE STOCK"),
+              TranscriptLine(0, "M:1!RANK=Q:DEFAULT table:INVISIBLE:STOCK -> p1:INVISIBLE:HAND"),
+              TranscriptLine(0, "N:0!RANK=J:DEFAULT table:INVISIBLE:STOCK ?-> p0:VISIBLE:TRICK"),
+              Decision(0, 0, 1, ("S:p1 MOVE BET",), 0),
+              TranscriptLine(0, "M:0!RANK=J:DEFAULT table:INVISIBLE:STOCK -> p0:VISIBLE:TRICK"),
+              Decision(0, 1, 0, ("P:passing",), 0)]
+    places = engine_places(events)
+    j, q = frozenset({("RANK", "J")}), frozenset({("RANK", "Q")})
+    assert places[0] == {("game", "iloc", "STOCK"): {j: 1}, ("player1", "iloc", "HAND"): {q: 1}}
+    # N: lines (options tried while the list is built) move nothing.
+    assert places[1] == {("player0", "vloc", "TRICK"): {j: 1}, ("player1", "iloc", "HAND"): {q: 1}}
+
+
+@pytest.mark.slow
+def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
+    # The engine's GoFish2 gives the asking player one card of the rank, the rules (and the
+    # translation) all of them: the replay finds it as cards in different hands.
+    results = replay_all(shared_path("corpus", "recycle", "GoFish2.rcy"), games=2, seed=None)
+    first = [r.mismatches[0] for r in results]
+    assert all("cards differ before it" in m.what and "iloc HAND" in m.what for m in first), [str(m) for m in first]
 
 
 @pytest.mark.slow

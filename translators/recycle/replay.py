@@ -6,7 +6,9 @@ chosen. The replay walks the translated game from its initial state: where ``ran
 a shuffled heap (``(draw C)``), it draws the card the engine moved next; where a seat decides, the
 translation must offer as many options as the engine did, to the same seat, and the replay plays
 the translation's move matching the engine's chosen option (by the card it moves, or the string
-it sets, else by position among the options); at the end the scores must be the engine's.
+it sets, else by position among the options); before each decision every card must be where the
+engine has it (pile by pile, order aside; memories are not compared); at the end the scores must
+be the engine's.
 Every difference is recorded (:class:`Mismatch`); the replay stops at the first one that makes
 the two games part (a seat or a card not found), since after it nothing more can be compared.
 """
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ggp.gdl.terms import Constant, Function, Term
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.machine import State, StateMachine
 from translators.recycle.engine import Decision, GameEnd, TranscriptLine
 from translators.recycle.playstats import ending_of
 from translators.recycle.symbols.vocabulary import RANDOM, card_constant
@@ -30,6 +33,12 @@ NOOP = Constant("noop")
 _CARD = re.compile(r"^\d+!([^:]*):\S*")
 #: A moved card in the transcript: ``M:card from -> to``.
 _MOVE = re.compile(r"^M:(\S+) ")
+#: A card moved, with its places: ``M:card OWNER:TYPE:NAME -> OWNER:TYPE:NAME``.
+_MOVE_PLACES = re.compile(r"^M:(\S+) (\S+):(\S+):(\S+) -> (\S+):(\S+):(\S+)")
+#: A card made: ``C:card OWNER TYPE NAME``.
+_MADE = re.compile(r"^C:(\S+) (\S+) (\S+) (\S+)")
+#: The engine's collection types as the translation's visibility names (memory is not compared).
+_VIS = {"INVISIBLE": "iloc", "VISIBLE": "vloc", "HIDDEN": "hloc"}
 #: A string or integer set by an option: ``S:owner KEY VALUE``.
 _SET = re.compile(r"^S:\S+ \S+ (\S+)")
 
@@ -58,6 +67,7 @@ class ReplayResult:
     draws: int = 0
     unsteered_chance: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
+    places_compared: int = 0
     finished: bool = False
     scores: dict[str, int] = field(default_factory=dict)
 
@@ -91,6 +101,9 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     names = card_names(translation)
     moved = [_moved_card(e.text, names) for e in events if isinstance(e, TranscriptLine) and e.text.startswith("M:")]
     decisions = [e for e in events if isinstance(e, Decision)]
+    places = engine_places(events)
+    attrs = {card_constant(translation.model, c.id).name: frozenset(c.attrs) for c in translation.model.cards}
+    places_differ = False
     end = next((e for e in events if isinstance(e, GameEnd)), None)
     roles = list(machine.roles)
     result = ReplayResult()
@@ -114,6 +127,12 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                     return result
                 decision = decisions[next_decision]
                 next_decision += 1
+                if not places_differ and decision.index in places:
+                    differ = _places_differ(places[decision.index], translation_places(state, attrs))
+                    result.places_compared += 1
+                    if differ:
+                        places_differ = True  # once: after it, every place that follows differs too
+                        result.mismatches.append(Mismatch(decision.index, differ))
                 found = _decide(decision, index, legal, names, result)
                 if found is None:
                     return result
@@ -137,6 +156,72 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
         if {k: v for k, v in scores.items() if k in theirs} != theirs:
             result.mismatches.append(Mismatch(None, f"final scores: translation {scores}, engine {theirs}"))
     return result
+
+
+Places = dict[tuple[str, str, str], Counter[frozenset[tuple[str, str]]]]
+
+
+def engine_places(events: Sequence[Decision | GameEnd | TranscriptLine]) -> dict[int, Places]:
+    """Where the engine's cards are (by their attributes) before each decision, from its transcript's
+    ``C:`` (made) and ``M:`` (moved) lines; places are (owner, visibility, NAME) in the translation's
+    words (``p1`` is ``player1``, the table ``game``, ``INVISIBLE`` ``iloc``...)."""
+    where: dict[str, tuple[tuple[str, str, str], frozenset[tuple[str, str]]]] = {}
+    out: dict[int, Places] = {}
+    for e in events:
+        if isinstance(e, TranscriptLine):
+            made = _MADE.match(e.text)
+            moved = _MOVE_PLACES.match(e.text)
+            if made:
+                card, place = made.group(1), _place(made.group(2), made.group(3), made.group(4))
+            elif moved:
+                card, place = moved.group(1), _place(moved.group(5), moved.group(6), moved.group(7))
+            else:
+                continue
+            key = engine_card_key(card)
+            if key is not None:
+                where[card.split("!", 1)[0]] = (place, key)
+        elif isinstance(e, Decision):
+            snapshot: Places = {}
+            for place, key in where.values():
+                if place[1] in _VIS.values():
+                    snapshot.setdefault(place, Counter())[key] += 1
+            out[e.index] = snapshot
+    return out
+
+
+def translation_places(state: State, attrs: dict[str, frozenset[tuple[str, str]]]) -> Places:
+    """Where the translation's cards are in ``state`` (its ``(at CARD (loc OWNER VIS NAME))``
+    fluents), by attributes, memories left out."""
+    out: Places = {}
+    for fluent in state.fluents:
+        if isinstance(fluent, Function) and fluent.name == "at" and len(fluent.args) == 2:
+            loc = fluent.args[1]
+            if isinstance(loc, Function) and loc.name == "loc" and len(loc.args) == 3:
+                owner, vis, name = (str(a) for a in loc.args)
+                key = attrs.get(str(fluent.args[0]))
+                if key is not None and vis in _VIS.values():
+                    out.setdefault((owner, vis, name.upper().rstrip("_")), Counter())[key] += 1
+    return out
+
+
+def _place(owner: str, kind: str, name: str) -> tuple[str, str, str]:
+    owner = "game" if owner == "table" else (f"player{owner[1:]}" if re.fullmatch(r"p\d+", owner) else owner)
+    return owner, _VIS.get(kind, kind.lower()), name.upper().rstrip("_")
+
+
+def _places_differ(engine: Places, ours: Places) -> str | None:
+    """The first piles holding different cards, said in words, or None."""
+    def show(cards: Counter[frozenset[tuple[str, str]]]) -> str:
+        return ", ".join(sorted("/".join(v for _, v in sorted(k)) + (f" x{n}" if n > 1 else "") for k, n in cards.items()))
+    lines = []
+    for place in sorted(set(engine) | set(ours)):
+        a, b = engine.get(place, Counter()), ours.get(place, Counter())
+        if a != b:
+            lines.append(f"({' '.join(place)}): engine [{show(a)}], translation [{show(b)}]")
+    if not lines:
+        return None
+    more = f" (and {len(lines) - 2} more piles)" if len(lines) > 2 else ""
+    return "cards differ before it: " + "; ".join(lines[:2]) + more
 
 
 def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
