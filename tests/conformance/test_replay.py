@@ -57,10 +57,10 @@ def test_a_different_game_is_caught(runner: Path, tmp_path: Path) -> None:
 
 
 def test_engine_places_follow_its_transcript() -> None:
-    from translators.recycle.engine import Decision, TranscriptLine
+    from translators.recycle.engine import Decision, GameEnd, TranscriptLine
     from translators.recycle.replay import engine_places
 
-    events = [TranscriptLine(0, "C:0!RANK=J:DEFAULT table INVISIBLE STOCK"),
+    events: list[Decision | GameEnd | TranscriptLine] = [TranscriptLine(0, "C:0!RANK=J:DEFAULT table INVISIBLE STOCK"),
               TranscriptLine(0, "C:1!RANK=Q:DEFAULT table INVISIBLE STOCK"),
               TranscriptLine(0, "M:1!RANK=Q:DEFAULT table:INVISIBLE:STOCK -> p1:INVISIBLE:HAND"),
               TranscriptLine(0, "N:0!RANK=J:DEFAULT table:INVISIBLE:STOCK ?-> p0:VISIBLE:TRICK"),
