@@ -117,7 +117,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
         for index, role in enumerate(roles):
             legal = list(machine.legal_moves(state, role))
             if role == RANDOM:
-                move, next_move = _chance(legal, moved, next_move, result, rng)
+                move, next_move = _chance(legal, moved, next_move, state, result, rng)
             elif legal == [NOOP]:
                 move = NOOP
             else:
@@ -224,29 +224,46 @@ def _places_differ(engine: Places, ours: Places) -> str | None:
     return "cards differ before it: " + "; ".join(lines[:2]) + more
 
 
-def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
-    m = _MOVE.match(text)
-    key = engine_card_key(m.group(1)) if m else None
-    return names.get(key, set()) if key is not None else set()
+def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> tuple[set[str], tuple[str, str, str] | None]:
+    """The translation's constants for the card an ``M:`` line moves, and the place it left."""
+    m = _MOVE_PLACES.match(text)
+    if m is None:
+        return set(), None
+    key = engine_card_key(m.group(1))
+    return (names.get(key, set()) if key is not None else set()), _place(m.group(2), m.group(3), m.group(4))
 
 
-def _chance(legal: list[Term], moved: list[set[str]], at: int, result: ReplayResult,
-            rng: random.Random) -> tuple[Term | None, int]:
-    """``random``'s move: the next card the engine moved among the cards it may draw."""
+def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] | None]], at: int, state: State,
+            result: ReplayResult, rng: random.Random) -> tuple[Term | None, int]:
+    """``random``'s move: the next card the engine moved, among the cards it may draw, from the
+    place where the translation has that card."""
     if legal == [NOOP]:
         return NOOP, at
     draws = {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name == "draw" and m.args}
     if not draws:
         result.unsteered_chance += 1
         return legal[rng.randrange(len(legal))], at
+    where = _card_places(state)
     for k in range(at, len(moved)):
-        hit = sorted(moved[k] & draws.keys())
+        cards, source = moved[k]
+        hit = sorted(c for c in cards & draws.keys() if source in where.get(c, ()))
         if hit:
             result.draws += 1
             return draws[hit[0]], k + 1
     result.mismatches.append(Mismatch(None, f"random may draw {sorted(draws)}; the engine moved none of them "
-                                            f"after its move {at}"))
+                                            f"from where the translation has them after its move {at}"))
     return None, at
+
+
+def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
+    out: dict[str, set[tuple[str, str, str]]] = {}
+    for fluent in state.fluents:
+        if isinstance(fluent, Function) and fluent.name == "at" and len(fluent.args) == 2:
+            loc = fluent.args[1]
+            if isinstance(loc, Function) and loc.name == "loc" and len(loc.args) == 3:
+                owner, vis, name = (str(a) for a in loc.args)
+                out.setdefault(str(fluent.args[0]), set()).add((owner, vis, name.upper().rstrip("_")))
+    return out
 
 
 def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
@@ -279,8 +296,8 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
 
 
 def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
-    """What identifies an engine option: the cards its moves move and the values (not numbers)
-    its assignments set, in lower case."""
+    """What identifies an engine option: the cards its moves move and the values its
+    assignments set, in lower case."""
     out: set[str] = set()
     for action in option.split("; "):
         m = _MOVE.match(action)
@@ -289,15 +306,19 @@ def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> se
             out |= names.get(key, set()) if key is not None else set()
             continue
         s = _SET.match(action)
-        if s and not s.group(1).lstrip("-").isdigit():
+        if s:
             out.add(s.group(1).lower())
     return out
 
 
 def _move_words(move: Term) -> set[str]:
+    """What a move of the translation names: ``(choose K X...)`` its bindings ``X...`` (``K`` is
+    the option's place in the choice), another move its name and arguments."""
     if isinstance(move, Constant):
         return {move.name}
     if isinstance(move, Function):
+        if move.name == "choose":
+            return {str(a) for a in move.args[1:]}
         return {move.name} | {str(a) for a in move.args}
     return set()
 
