@@ -148,9 +148,11 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
         result.mismatches.append(Mismatch(next_decision, f"the translation ended; the engine decided "
                                                          f"{len(decisions) - next_decision} more times"))
         return result
-    _, scores = ending_of(translation.description, state)
+    ending, scores = ending_of(translation.description, state)
     result.scores = scores
     result.finished = True
+    if ending != "end":
+        result.mismatches.append(Mismatch(None, f"the translation's game ended by {ending!r}, not normally"))
     if end is not None and end.scores:
         theirs = {f"player{i}": s for i, s in enumerate(end.scores)}
         if {k: v for k, v in scores.items() if k in theirs} != theirs:
