@@ -170,3 +170,23 @@ def test_rulesheet_engine_and_translation_agree(runner: Path, name: str) -> None
             pytest.skip(f"the engine's grammar (RECYCLE v0.5.10) rejects {name}: {exc}")
         raise
     assert_agree(translation_stats(path, games=150, seed=7), engine)
+
+
+def test_stats_command_compares_with_the_live_engine(runner: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from ggp.cli import main
+
+    path = write(tmp_path, "draw.rcy", DRAW)
+    assert main(["recycle", "stats", str(path), "--games", "15", "--engine", "--engine-games", "300", "--json", "-q"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert data["games_run"] == 15
+    assert {c["field"] for c in data["comparison"]} >= {"choices_mean", "options_per_decision_mean", "score_mean[1]"}
+
+
+def test_stats_command_without_the_runner_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from ggp.cli import main
+
+    monkeypatch.setenv("CARDSTOCK_RUNNER", str(tmp_path / "runner.exe"))
+    assert main(["recycle", "stats", str(write(tmp_path, "draw.rcy", DRAW)), "--games", "2", "--engine", "-q"]) == 1
+    assert "conformance/cardstock/build.sh" in capsys.readouterr().err
