@@ -82,7 +82,7 @@ def translation_stats(path: Path, games: int, seed: int) -> dict[str, Any]:
     game = parse_recycle_file(path)
     assert not [p for p in check(game) if p.is_error]
     translation = compile_game(game)
-    machine = make_machine(translation.description, "auto")
+    machine = make_machine(translation.description, "fast")
     rng = random.Random(seed)
     played = [play(machine, translation.description, rng) for _ in range(games)]
     return translation_figures(played, translation.model.players, game.scoring.order)
@@ -177,7 +177,8 @@ def test_stats_command_compares_with_the_live_engine(runner: Path, tmp_path: Pat
     from ggp.cli import main
 
     path = write(tmp_path, "draw.rcy", DRAW)
-    assert main(["recycle", "stats", str(path), "--games", "15", "--engine", "--engine-games", "300", "--json", "-q"]) == 0
+    assert main(["recycle", "stats", str(path), "--games", "15", "--engine", "--engine-games", "300", "--json", "-q",
+                 "--reasoner", "fast"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert data["games_run"] == 15
     assert {c["field"] for c in data["comparison"]} >= {"choices_mean", "options_per_decision_mean", "score_mean[1]"}

@@ -24,7 +24,7 @@ __all__ = ["runner"]
 def replay_all(path: Path, games: int, seed: int | None, engine_path: Path | None = None) -> list[ReplayResult]:
     """Replay ``games`` engine games of ``engine_path`` (default ``path``) through ``path``'s translation."""
     translation = translate_file(path)
-    machine = make_machine(translation.description)
+    machine = make_machine(translation.description, "fast")
     trace = engine_trace(engine_path or path, games=games, seed=seed)
     return [replay(trace.game(g), translation, machine) for g in range(games)]
 
