@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ggp.gdl.terms import Constant, Function, Term
@@ -39,6 +39,8 @@ _MOVE_PLACES = re.compile(r"^M:(\S+) (\S+):(\S+):(\S+) -> (\S+):(\S+):(\S+)")
 _MADE = re.compile(r"^C:(\S+) (\S+) (\S+) (\S+)")
 #: The engine's collection types as the translation's visibility names (memory is not compared).
 _VIS = {"INVISIBLE": "iloc", "VISIBLE": "vloc", "HIDDEN": "hloc"}
+#: A value set, with its owner and key: ``S:owner KEY VALUE``.
+_SET_FULL = re.compile(r"^S:(\S+) (\S+) (\S+)$")
 #: A string or integer set by an option: ``S:owner KEY VALUE``.
 _SET = re.compile(r"^S:\S+ \S+ (\S+)")
 
@@ -114,8 +116,9 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
         if machine.is_terminal(state):
             break
         joint: list[Term] = []
+        legals = [list(machine.legal_moves(state, role)) for role in roles]
         for index, role in enumerate(roles):
-            legal = list(machine.legal_moves(state, role))
+            legal = legals[index]
             if role == RANDOM:
                 move, next_move = _chance(legal, moved, next_move, state, result, rng)
             elif legal == [NOOP]:
@@ -133,7 +136,8 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                     if differ:
                         places_differ = True  # once: after it, every place that follows differs too
                         result.mismatches.append(Mismatch(decision.index, differ))
-                found = _decide(decision, index, legal, names, result)
+                preview = _previewer(machine, state, legals, index)
+                found = _decide(decision, index, legal, names, result, preview)
                 if found is None:
                     return result
                 move = found
@@ -268,9 +272,21 @@ def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
     return out
 
 
+def _previewer(machine: StateMachine, state: State, legals: list[list[Term]], seat: int) -> Callable[[Term], State] | None:
+    """The state after the deciding role's move when every other role can only wait, else None."""
+    if any(i != seat and legal != [NOOP] for i, legal in enumerate(legals)):
+        return None
+
+    def after(move: Term) -> State:
+        return machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))
+    return after
+
+
 def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
-            result: ReplayResult) -> Term | None:
-    """The translation's move for the engine's ``decision`` (None, recording why, when the two part)."""
+            result: ReplayResult, preview: Callable[[Term], State] | None = None) -> Term | None:
+    """The translation's move for the engine's ``decision`` (None, recording why, when the two
+    part): the move naming what the chosen option moves or sets; else, when the others wait, the
+    move after which the most of the option's effects are seen; else the same position."""
     if decision.seat != seat:
         result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
                                                           f"the translation's player{seat}"))
@@ -288,6 +304,14 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     if len(matching) == 1:
         result.by_content += 1
         return matching[0]
+    if preview is not None:
+        candidates = matching or legal
+        seen = {m: _effects_seen(chosen, preview(m), names) for m in candidates}
+        top = max(seen.values(), default=0)
+        hits = [m for m in candidates if top > 0 and seen[m] == top]
+        if len(hits) == 1:
+            result.by_content += 1
+            return hits[0]
     if decision.count == len(legal):
         # Same number of options, and content cannot tell them apart: the same position among
         # the options, the translation's sorted by choice index, then by name.
@@ -295,6 +319,27 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
                                                       f"choice {chosen!r}"))
     return None
+
+
+def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, str]], set[str]]) -> int:
+    """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``."""
+    fluents = {str(f) for f in state.fluents}
+    places = _card_places(state)
+    seen = 0
+    for action in option.split("; "):
+        m = _MOVE_PLACES.match(action)
+        if m:
+            card = engine_card_key(m.group(1))
+            target = _place(m.group(5), m.group(6), m.group(7))
+            cards = names.get(card, set()) if card is not None else set()
+            seen += any(target in places.get(c, ()) for c in cards)
+            continue
+        s = _SET_FULL.match(action)
+        if s:
+            owner = _place(s.group(1), "VISIBLE", "X")[0]
+            key, value = s.group(2).lower(), s.group(3).lower()
+            seen += f"(str {owner} {key} {value})" in fluents or f"(sto {owner} {key} {value})" in fluents
+    return seen
 
 
 def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
