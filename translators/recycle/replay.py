@@ -159,7 +159,10 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
         result.mismatches.append(Mismatch(None, f"the translation's game ended by {ending!r}, not normally"))
     if end is not None and end.scores:
         theirs = {f"player{i}": s for i, s in enumerate(end.scores)}
-        if {k: v for k, v in scores.items() if k in theirs} != theirs:
+        if not scores:
+            result.mismatches.append(Mismatch(None, f"final scores: the translation gives none (no score "
+                                                    f"relation in its last state), the engine {theirs}"))
+        elif {k: v for k, v in scores.items() if k in theirs} != theirs:
             result.mismatches.append(Mismatch(None, f"final scores: translation {scores}, engine {theirs}"))
     return result
 
@@ -301,7 +304,8 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     overlap = {m: len(words & _move_words(m)) for m in legal}
     best = max(overlap.values(), default=0)
     matching = [m for m in legal if best > 0 and overlap[m] == best]
-    if len(matching) == 1:
+    if len(matching) == 1 or (matching and len({_canonical(m, names) for m in matching}) == 1):
+        # One move, or moves that differ only in which of two identical cards they name.
         result.by_content += 1
         return matching[0]
     if preview is not None:
@@ -319,6 +323,12 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
                                                       f"choice {chosen!r}"))
     return None
+
+
+def _canonical(move: Term, names: dict[frozenset[tuple[str, str]], set[str]]) -> str:
+    """``move`` with each card constant replaced by its attributes (identical cards alike)."""
+    key_of = {c: repr(sorted(k)) for k, cs in names.items() for c in cs}
+    return " ".join(key_of.get(w, w) for w in str(move).replace("(", " ( ").replace(")", " ) ").split())
 
 
 def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, str]], set[str]]) -> int:
