@@ -84,7 +84,9 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["Agram2.rcy", "Agram4.rcy", "KuhnPoker2.rcy"])
+@pytest.mark.parametrize("name", ["Agram2.rcy", "Agram4.rcy", "KuhnPoker2.rcy", "Blackjack2.rcy", "BlackMaria4.rcy"])
 def test_corpus_game_replays_exactly(runner: Path, name: str) -> None:
+    # KuhnPoker2, Blackjack2 and BlackMaria4 differ from the reference's figures for the first seat,
+    # yet the engine built here and the translation play them alike, decision by decision.
     results = replay_all(shared_path("corpus", "recycle", name), games=10, seed=1)
     assert all(r.agrees for r in results), [str(m) for r in results for m in r.mismatches]
