@@ -259,8 +259,13 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
         if hit:
             result.draws += 1
             return draws[hit[0]], k + 1
+    if len(draws) == 1:
+        # The last card of a heap, read (its suit made trump, say) without the engine moving it.
+        result.draws += 1
+        return next(iter(draws.values())), at
     result.mismatches.append(Mismatch(None, f"random may draw {sorted(draws)}; the engine moved none of them "
-                                            f"from where the translation has them after its move {at}"))
+                                            f"from where the translation has them after its move {at} (a card "
+                                            f"read without being moved cannot be followed)"))
     return None, at
 
 
