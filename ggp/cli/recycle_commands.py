@@ -64,7 +64,8 @@ def register(sub: Any) -> None:
         "failures_choice_limit, choices_mean/std/min/max (player decisions per completed game), "
         "options_per_decision_mean (pooled over the decisions of completed games), "
         "decision_share_by_seat, win_share_tie_split (1/k to each of k co-winners), score_mean/std. "
-        "With --compare, the engine's entry for the file's name is read from the reference and each "
+        "With --compare, the engine's entry for the file's name is read from the reference (with "
+        "--engine, the real engine plays the file now) and each "
         "figure is said to agree when |ours - engine| <= 3 standard errors of the difference (from "
         "each side's std and counts; binomial for shares) plus 0.0005 (the reference's rounding). "
         "Exit status 0 whatever the comparison says; 1 with FILE:LINE:COL: message when the game "
@@ -80,6 +81,12 @@ def register(sub: Any) -> None:
     stats.add_argument("--reference", metavar="FILE.json", default=str(DEFAULT_REFERENCE),
                        help="the engine's figures (default: ../shared/reference/cardstock-random-play.json "
                        "beside the project)")
+    stats.add_argument("--engine", action="store_true",
+                       help="compare with the real CardStock engine playing the same file now (the runner "
+                       "built by conformance/cardstock/build.sh under Mono, or $CARDSTOCK_RUNNER), not with "
+                       "the reference; works for any game")
+    stats.add_argument("--engine-games", type=_positive, default=500, metavar="M",
+                       help="games the engine plays with --engine (default 500, seeded as the reference)")
     stats.add_argument("--reasoner", choices=REASONERS, default="auto", help="state machine (default: auto)")
     stats.add_argument("--max-steps", type=_positive, default=20000, metavar="K",
                        help="GDL steps after which a game counts as unfinished (default 20000)")
@@ -139,7 +146,12 @@ def run_stats(args: argparse.Namespace) -> int:
 
     engine: dict[str, Any] | None = None
     name = Path(args.file).name
-    if args.compare:
+    if args.engine:
+        from translators.recycle.engine import engine_figures as live_engine_figures
+
+        engine = live_engine_figures(args.file, games=args.engine_games)
+        args.compare = True
+    elif args.compare:
         try:
             reference = json.loads(Path(args.reference).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

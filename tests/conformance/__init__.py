@@ -1,0 +1,1 @@
+"""Tests against the real CardStock engine (conformance/cardstock), run as an outside program."""

@@ -1,0 +1,392 @@
+"""Replay a game the CardStock engine played through the translation, decision by decision.
+
+The engine's trace (:func:`translators.recycle.engine.engine_trace`) says which card each move
+took (its transcript's ``M:`` lines) and, at each decision, the options offered and the index
+chosen. The replay walks the translated game from its initial state: where ``random`` draws from
+a shuffled heap (``(draw C)``), it draws the card the engine moved next; where a seat decides, the
+translation must offer as many options as the engine did, to the same seat, and the replay plays
+the translation's move matching the engine's chosen option (by the card it moves, or the string
+it sets, else by position among the options); before each decision every card must be where the
+engine has it (pile by pile, order aside; memories are not compared); at the end the scores must
+be the engine's.
+Every difference is recorded (:class:`Mismatch`); the replay stops at the first one that makes
+the two games part (a seat or a card not found), since after it nothing more can be compared.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ggp.gdl.terms import Constant, Function, Term
+from ggp.reasoner.machine import State, StateMachine
+from translators.recycle.engine import Decision, GameEnd, TranscriptLine
+from translators.recycle.playstats import ending_of
+from translators.recycle.symbols.vocabulary import RANDOM, card_constant
+from translators.recycle.translation import Translation
+
+NOOP = Constant("noop")
+#: An engine card as its transcript writes it: ``id!KEY=VALUE;KEY=VALUE:DECKNAME``.
+_CARD = re.compile(r"^\d+!([^:]*):\S*")
+#: A moved card in the transcript: ``M:card from -> to``.
+_MOVE = re.compile(r"^M:(\S+) ")
+#: A card moved, with its places: ``M:card OWNER:TYPE:NAME -> OWNER:TYPE:NAME``.
+_MOVE_PLACES = re.compile(r"^M:(\S+) (\S+):(\S+):(\S+) -> (\S+):(\S+):(\S+)")
+#: A card made: ``C:card OWNER TYPE NAME``.
+_MADE = re.compile(r"^C:(\S+) (\S+) (\S+) (\S+)")
+#: The engine's collection types as the translation's visibility names (memory is not compared).
+_VIS = {"INVISIBLE": "iloc", "VISIBLE": "vloc", "HIDDEN": "hloc"}
+#: A value set, with its owner and key: ``S:owner KEY VALUE``.
+_SET_FULL = re.compile(r"^S:(\S+) (\S+) (\S+)$")
+#: A string or integer set by an option: ``S:owner KEY VALUE``.
+_SET = re.compile(r"^S:\S+ \S+ (\S+)")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One difference between the engine's game and the translation's replay of it."""
+
+    decision: int | None
+    what: str
+
+    def __str__(self) -> str:
+        where = f"decision {self.decision}: " if self.decision is not None else ""
+        return where + self.what
+
+
+@dataclass
+class ReplayResult:
+    """What a replay compared: decisions matched (same seat and number of options), of which
+    matched by content (card or value) rather than by position, draws reproduced, chance steps
+    the engine's trace could not steer (ties broken by ``random``), the differences found, and
+    whether the whole game was followed to the engine's end with the same scores."""
+
+    decisions: int = 0
+    by_content: int = 0
+    draws: int = 0
+    unsteered_chance: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    places_compared: int = 0
+    finished: bool = False
+    scores: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def agrees(self) -> bool:
+        """The translation followed the engine's game to its end, with no difference."""
+        return self.finished and not self.mismatches
+
+
+def engine_card_key(text: str) -> frozenset[tuple[str, str]] | None:
+    """The attributes of an engine card (``0!RANK=J;SUIT=HEARTS:DEFAULT``), or None."""
+    m = _CARD.match(text)
+    if m is None:
+        return None
+    return frozenset(tuple(kv.split("=", 1)) for kv in m.group(1).split(";") if "=" in kv)
+
+
+def card_names(translation: Translation) -> dict[frozenset[tuple[str, str]], set[str]]:
+    """The translation's card constants by attributes (identical cards share a key)."""
+    out: dict[frozenset[tuple[str, str]], set[str]] = {}
+    for card in translation.model.cards:
+        out.setdefault(frozenset(card.attrs), set()).add(card_constant(translation.model, card.id).name)
+    return out
+
+
+def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: Translation,
+           machine: StateMachine, rng: random.Random | None = None, max_steps: int = 20000) -> ReplayResult:
+    """Replay one game's engine ``events`` (see the module doc) through ``machine``, the machine
+    of ``translation``. ``rng`` breaks the ties the engine's trace cannot steer."""
+    rng = rng or random.Random(0)
+    names = card_names(translation)
+    moved = [_moved_card(e.text, names) for e in events if isinstance(e, TranscriptLine) and e.text.startswith("M:")]
+    decisions = [e for e in events if isinstance(e, Decision)]
+    places = engine_places(events)
+    attrs = {card_constant(translation.model, c.id).name: frozenset(c.attrs) for c in translation.model.cards}
+    places_differ = False
+    end = next((e for e in events if isinstance(e, GameEnd)), None)
+    roles = list(machine.roles)
+    result = ReplayResult()
+    state = machine.initial_state()
+    next_move = 0
+    next_decision = 0
+    for _ in range(max_steps):
+        if machine.is_terminal(state):
+            break
+        joint: list[Term] = []
+        legals = [list(machine.legal_moves(state, role)) for role in roles]
+        for index, role in enumerate(roles):
+            legal = legals[index]
+            if role == RANDOM:
+                move, next_move = _chance(legal, moved, next_move, state, result, rng)
+            elif legal == [NOOP]:
+                move = NOOP
+            else:
+                if next_decision >= len(decisions):
+                    result.mismatches.append(Mismatch(None, f"the translation asks {role} to decide after the "
+                                                            f"engine's last decision ({len(decisions)})"))
+                    return result
+                decision = decisions[next_decision]
+                next_decision += 1
+                if not places_differ and decision.index in places:
+                    differ = _places_differ(places[decision.index], translation_places(state, attrs))
+                    result.places_compared += 1
+                    if differ:
+                        places_differ = True  # once: after it, every place that follows differs too
+                        result.mismatches.append(Mismatch(decision.index, differ))
+                preview = _previewer(machine, state, legals, index)
+                found = _decide(decision, index, legal, names, result, preview)
+                if found is None:
+                    return result
+                move = found
+            if move is None:
+                return result
+            joint.append(move)
+        state = machine.next_state(state, tuple(joint))
+    else:
+        result.mismatches.append(Mismatch(None, f"no end within {max_steps} steps"))
+        return result
+    if next_decision < len(decisions):
+        result.mismatches.append(Mismatch(next_decision, f"the translation ended; the engine decided "
+                                                         f"{len(decisions) - next_decision} more times"))
+        return result
+    ending, scores = ending_of(translation.description, state)
+    result.scores = scores
+    result.finished = True
+    if ending != "end":
+        result.mismatches.append(Mismatch(None, f"the translation's game ended by {ending!r}, not normally"))
+    if end is not None and end.scores:
+        theirs = {f"player{i}": s for i, s in enumerate(end.scores)}
+        if not scores:
+            result.mismatches.append(Mismatch(None, f"final scores: the translation gives none (no score "
+                                                    f"relation in its last state), the engine {theirs}"))
+        elif {k: v for k, v in scores.items() if k in theirs} != theirs:
+            result.mismatches.append(Mismatch(None, f"final scores: translation {scores}, engine {theirs}"))
+    return result
+
+
+Places = dict[tuple[str, str, str], Counter[frozenset[tuple[str, str]]]]
+
+
+def engine_places(events: Sequence[Decision | GameEnd | TranscriptLine]) -> dict[int, Places]:
+    """Where the engine's cards are (by their attributes) before each decision, from its transcript's
+    ``C:`` (made) and ``M:`` (moved) lines; places are (owner, visibility, NAME) in the translation's
+    words (``p1`` is ``player1``, the table ``game``, ``INVISIBLE`` ``iloc``...)."""
+    where: dict[str, tuple[tuple[str, str, str], frozenset[tuple[str, str]]]] = {}
+    out: dict[int, Places] = {}
+    for e in events:
+        if isinstance(e, TranscriptLine):
+            made = _MADE.match(e.text)
+            moved = _MOVE_PLACES.match(e.text)
+            if made:
+                card, place = made.group(1), _place(made.group(2), made.group(3), made.group(4))
+            elif moved:
+                card, place = moved.group(1), _place(moved.group(5), moved.group(6), moved.group(7))
+            else:
+                continue
+            key = engine_card_key(card)
+            if key is not None:
+                where[card.split("!", 1)[0]] = (place, key)
+        elif isinstance(e, Decision):
+            snapshot: Places = {}
+            for place, key in where.values():
+                if place[1] in _VIS.values():
+                    snapshot.setdefault(place, Counter())[key] += 1
+            out[e.index] = snapshot
+    return out
+
+
+def translation_places(state: State, attrs: dict[str, frozenset[tuple[str, str]]]) -> Places:
+    """Where the translation's cards are in ``state`` (its ``(at CARD (loc OWNER VIS NAME))``
+    fluents), by attributes, memories left out."""
+    out: Places = {}
+    for fluent in state.fluents:
+        if isinstance(fluent, Function) and fluent.name == "at" and len(fluent.args) == 2:
+            loc = fluent.args[1]
+            if isinstance(loc, Function) and loc.name == "loc" and len(loc.args) == 3:
+                owner, vis, name = (str(a) for a in loc.args)
+                key = attrs.get(str(fluent.args[0]))
+                if key is not None and vis in _VIS.values():
+                    out.setdefault((owner, vis, name.upper().rstrip("_")), Counter())[key] += 1
+    return out
+
+
+def _place(owner: str, kind: str, name: str) -> tuple[str, str, str]:
+    owner = "game" if owner == "table" else (f"player{owner[1:]}" if re.fullmatch(r"p\d+", owner) else owner)
+    return owner, _VIS.get(kind, kind.lower()), name.upper().rstrip("_")
+
+
+def _places_differ(engine: Places, ours: Places) -> str | None:
+    """The first piles holding different cards, said in words, or None."""
+    def show(cards: Counter[frozenset[tuple[str, str]]]) -> str:
+        return ", ".join(sorted("/".join(v for _, v in sorted(k)) + (f" x{n}" if n > 1 else "") for k, n in cards.items()))
+    lines = []
+    for place in sorted(set(engine) | set(ours)):
+        a, b = engine.get(place, Counter()), ours.get(place, Counter())
+        if a != b:
+            lines.append(f"({' '.join(place)}): engine [{show(a)}], translation [{show(b)}]")
+    if not lines:
+        return None
+    more = f" (and {len(lines) - 2} more piles)" if len(lines) > 2 else ""
+    return "cards differ before it: " + "; ".join(lines[:2]) + more
+
+
+def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> tuple[set[str], tuple[str, str, str] | None]:
+    """The translation's constants for the card an ``M:`` line moves, and the place it left."""
+    m = _MOVE_PLACES.match(text)
+    if m is None:
+        return set(), None
+    key = engine_card_key(m.group(1))
+    return (names.get(key, set()) if key is not None else set()), _place(m.group(2), m.group(3), m.group(4))
+
+
+def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] | None]], at: int, state: State,
+            result: ReplayResult, rng: random.Random) -> tuple[Term | None, int]:
+    """``random``'s move: the next card the engine moved, among the cards it may draw, from the
+    place where the translation has that card."""
+    if legal == [NOOP]:
+        return NOOP, at
+    draws = {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name == "draw" and m.args}
+    if not draws:
+        result.unsteered_chance += 1
+        return legal[rng.randrange(len(legal))], at
+    where = _card_places(state)
+    for k in range(at, len(moved)):
+        cards, source = moved[k]
+        hit = sorted(c for c in cards & draws.keys() if source in where.get(c, ()))
+        if hit:
+            result.draws += 1
+            return draws[hit[0]], k + 1
+    if len(draws) == 1:
+        # The last card of a heap, read (its suit made trump, say) without the engine moving it.
+        result.draws += 1
+        return next(iter(draws.values())), at
+    result.mismatches.append(Mismatch(None, f"random may draw {sorted(draws)}; the engine moved none of them "
+                                            f"from where the translation has them after its move {at} (a card "
+                                            f"read without being moved cannot be followed)"))
+    return None, at
+
+
+def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
+    out: dict[str, set[tuple[str, str, str]]] = {}
+    for fluent in state.fluents:
+        if isinstance(fluent, Function) and fluent.name == "at" and len(fluent.args) == 2:
+            loc = fluent.args[1]
+            if isinstance(loc, Function) and loc.name == "loc" and len(loc.args) == 3:
+                owner, vis, name = (str(a) for a in loc.args)
+                out.setdefault(str(fluent.args[0]), set()).add((owner, vis, name.upper().rstrip("_")))
+    return out
+
+
+def _previewer(machine: StateMachine, state: State, legals: list[list[Term]], seat: int) -> Callable[[Term], State] | None:
+    """The state after the deciding role's move when every other role can only wait, else None."""
+    if any(i != seat and legal != [NOOP] for i, legal in enumerate(legals)):
+        return None
+
+    def after(move: Term) -> State:
+        return machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))
+    return after
+
+
+def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
+            result: ReplayResult, preview: Callable[[Term], State] | None = None) -> Term | None:
+    """The translation's move for the engine's ``decision`` (None, recording why, when the two
+    part): the move naming what the chosen option moves or sets; else, when the others wait, the
+    move after which the most of the option's effects are seen; else the same position."""
+    if decision.seat != seat:
+        result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
+                                                          f"the translation's player{seat}"))
+        return None
+    if decision.count != len(legal):
+        result.mismatches.append(Mismatch(decision.index, f"the engine offers {decision.count} options "
+                                                          f"{list(decision.options)}, the translation "
+                                                          f"{len(legal)}: {[str(m) for m in legal]}"))
+    result.decisions += 1
+    chosen = decision.options[decision.chosen]
+    words = _words(chosen, names)
+    overlap = {m: len(words & _move_words(m)) for m in legal}
+    best = max(overlap.values(), default=0)
+    matching = [m for m in legal if best > 0 and overlap[m] == best]
+    if len(matching) == 1 or (matching and len({_canonical(m, names) for m in matching}) == 1):
+        # One move, or moves that differ only in which of two identical cards they name.
+        result.by_content += 1
+        return matching[0]
+    if preview is not None:
+        candidates = matching or legal
+        seen = {m: _effects_seen(chosen, preview(m), names) for m in candidates}
+        top = max(seen.values(), default=0)
+        hits = [m for m in candidates if top > 0 and seen[m] == top]
+        if len(hits) == 1:
+            result.by_content += 1
+            return hits[0]
+    if decision.count == len(legal):
+        # Same number of options, and content cannot tell them apart: the same position among
+        # the options, the translation's sorted by choice index, then by name.
+        return sorted(legal, key=_order)[decision.chosen]
+    result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
+                                                      f"choice {chosen!r}"))
+    return None
+
+
+def _canonical(move: Term, names: dict[frozenset[tuple[str, str]], set[str]]) -> str:
+    """``move`` with each card constant replaced by its attributes (identical cards alike)."""
+    key_of = {c: repr(sorted(k)) for k, cs in names.items() for c in cs}
+    return " ".join(key_of.get(w, w) for w in str(move).replace("(", " ( ").replace(")", " ) ").split())
+
+
+def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, str]], set[str]]) -> int:
+    """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``."""
+    fluents = {str(f) for f in state.fluents}
+    places = _card_places(state)
+    seen = 0
+    for action in option.split("; "):
+        m = _MOVE_PLACES.match(action)
+        if m:
+            card = engine_card_key(m.group(1))
+            target = _place(m.group(5), m.group(6), m.group(7))
+            cards = names.get(card, set()) if card is not None else set()
+            seen += any(target in places.get(c, ()) for c in cards)
+            continue
+        s = _SET_FULL.match(action)
+        if s:
+            owner = _place(s.group(1), "VISIBLE", "X")[0]
+            key, value = s.group(2).lower(), s.group(3).lower()
+            seen += f"(str {owner} {key} {value})" in fluents or f"(sto {owner} {key} {value})" in fluents
+    return seen
+
+
+def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
+    """What identifies an engine option: the cards its moves move and the values its
+    assignments set, in lower case."""
+    out: set[str] = set()
+    for action in option.split("; "):
+        m = _MOVE.match(action)
+        if m:
+            key = engine_card_key(m.group(1))
+            out |= names.get(key, set()) if key is not None else set()
+            continue
+        s = _SET.match(action)
+        if s:
+            out.add(s.group(1).lower())
+    return out
+
+
+def _move_words(move: Term) -> set[str]:
+    """What a move of the translation names: ``(choose K X...)`` its bindings ``X...`` (``K`` is
+    the option's place in the choice), another move its name and arguments."""
+    if isinstance(move, Constant):
+        return {move.name}
+    if isinstance(move, Function):
+        if move.name == "choose":
+            return {str(a) for a in move.args[1:]}
+        return {move.name} | {str(a) for a in move.args}
+    return set()
+
+
+def _order(move: Term) -> tuple[int, str]:
+    if isinstance(move, Function) and move.name == "choose" and move.args and str(move.args[0]).isdigit():
+        return int(str(move.args[0])), str(move)
+    return -1, str(move)
+
