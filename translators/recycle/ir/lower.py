@@ -38,6 +38,8 @@ from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name, num
 from translators.recycle.syntax.nodes import (
     ActionAgg,
+    And,
+    Arith,
     CardAt,
     CardAtt,
     CardLocation,
@@ -340,11 +342,47 @@ class Lowerer:
             return out
         kind = expression_kind(coll, coll_env)
         if kind == "cards":
+            counted = self.counted_change(node, env)
+            if counted is not None:
+                return self.item(counted, env, guards, fwd)
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
         if isinstance(coll, (Subsets, Runs)):
             return self.slot_groups(node, coll, coll_env, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
+
+    def counted_change(self, node: ActionAgg, env: Env) -> Node | None:
+        """``(all CARDS 'C [(COND)...] (inc|dec CELL K))`` with K fixed and CELL not the card's
+        (or a ``do`` of such changes only): each change made once, by K times the number of cards
+        of CARDS for which its conditions hold (the engine changes the cell once per card; a
+        parallel effect over the cards would change it once)."""
+        items = list(node.body.items) if isinstance(node.body, Do) else [node.body]
+        changes: list[Any] = [self.counted_one(node, item, env) for item in items]
+        if not changes or any(change is None for change in changes):
+            return None
+        return changes[0] if len(changes) == 1 else Do(tuple(changes), line=node.line, column=node.column)
+
+    def counted_one(self, node: ActionAgg, item: Any, env: Env) -> IntUpdate | None:
+        """One change of :meth:`counted_change`, or None when ``item`` is not one."""
+        body: Any = item
+        conds: list[Any] = []
+        while True:
+            if isinstance(body, Do) and len(body.items) == 1:
+                body = body.items[0]
+            elif isinstance(body, Conditional) and id(body) not in self.consumed:
+                conds.append(body.condition)
+                body = body.body
+            else:
+                break
+        if not isinstance(body, IntUpdate) or body.op == "set" or static_literal(body.value, env) is None:
+            return None
+        if any(isinstance(n, Var) and n.name == node.var.name for n in body.storage.walk()):
+            return None
+        at = {"line": body.line, "column": body.column}
+        cards: Any = node.collection
+        if conds:
+            cards = Filter(node.collection, node.var, conds[0] if len(conds) == 1 else And(tuple(conds), **at), **at)
+        return replace(body, value=Arith("*", body.value, Size(cards, **at), **at))
 
     def slot_groups(self, node: ActionAgg, coll: Any, coll_env: Env, env: Env,
                     guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
