@@ -56,6 +56,7 @@ from translators.recycle.rulebook.names import (
     stage_words,
     word_names,
 )
+from translators.recycle.rulebook.steps import fold_steps
 from translators.recycle.rulebook.stages import (
     STAGED,
     drop_undefined,
@@ -126,6 +127,7 @@ def _run(game: Game) -> Translation:
     book.groups = inline(book.groups, keep=KEPT)
     book.groups = merge(book.groups, {"seat": model.seats, "team": model.team_names}, keep=KEPT)
     book.groups = inline(book.groups, keep=KEPT)
+    book.groups = fold_steps(book.groups, control.keys)
     words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
     staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
     hints = {name: node_words(node) for name, node in book.nodes.items()}
