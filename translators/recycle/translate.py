@@ -50,6 +50,7 @@ from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.rulebook.inline import inline, without_repeats
 from translators.recycle.rulebook.merge import merge
 from translators.recycle.rulebook.order import no_left_recursion
+from translators.recycle.rulebook.owners import fold_by_owner
 from translators.recycle.rulebook.names import (
     node_words,
     rename,
@@ -127,11 +128,13 @@ def _run(game: Game) -> Translation:
     book.groups = inline(book.groups, keep=KEPT)
     book.groups = merge(book.groups, {"seat": model.seats, "team": model.team_names}, keep=KEPT)
     book.groups = inline(book.groups, keep=KEPT)
-    book.groups = fold_steps(book.groups, control.keys)
     words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
+    nodes = {name: (family, tuple(words.get(k, k) for k in key)) for name, (family, key) in control.keys.items()}
+    book.groups = fold_steps(book.groups, nodes | comp.tables.keys())
     staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
     hints = {name: node_words(node) for name, node in book.nodes.items()}
     book.groups = without_repeats(rename(book.groups, word_names(book.groups, staged, hints)))
+    book.groups = fold_by_owner(book.groups, keep=KEPT)
     book.groups = no_left_recursion(book.groups)
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))

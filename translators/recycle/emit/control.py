@@ -69,8 +69,9 @@ class Control:
         self.next_of: dict[str, str] = {}
         self.cont_of: dict[str, tuple[str, int]] = {}
         self.guard_batch: dict[int, str] = {}
-        #: Each node of the resolution trees (a numbered proposition) and its place: the node's
-        #: family and key, for :func:`~translators.recycle.rulebook.steps.fold_steps`.
+        #: Each node of the resolution trees (a numbered proposition) and each seat source (a
+        #: numbered relation of one argument): its family and key, for
+        #: :func:`~translators.recycle.rulebook.steps.fold_steps`.
         self.keys: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._visits: dict[tuple[str, str, str], int] = {}
         self._root = ""
@@ -153,8 +154,12 @@ class Control:
             return self.sources[src]
         stage = _source_stage(src)
         hint = self.program.stages[stage].end if stage in self.program.stages else None
-        rel = self.book.name({"adv": "next_seat", "teamof": "team_of_seat"}.get(src[0], "seat_of"), hint)
+        family = {"adv": "next_seat", "teamof": "team_of_seat"}.get(src[0], "seat_of")
+        rel = self.book.name(family, hint)
         self.sources[src] = rel
+        place = (family, "source", stage or "s0")
+        count = self._visits[place] = self._visits.get(place, 0) + 1
+        self.keys[rel] = (family, (stage or "s0", str(count)))
         v, u = Variable("v"), Variable("u")
         with self.book.group(f"a seat while resolving control: {src[0]}"):
             if src[0] == "copy":
@@ -210,6 +215,9 @@ class Control:
         name = self.book.name(family, source)
         if family == "ctl":
             self.keys[name] = (family, (at,))
+        elif family in ("runs", "over"):  # a test of the state: the same wherever it is made from
+            visit = self._visits[(family, "", at)] = self._visits.get((family, "", at), 0) + 1
+            self.keys[name] = (family, (at, str(visit)))
         else:
             visit = self._visits[(family, self._root, at)] = self._visits.get((family, self._root, at), 0) + 1
             self.keys[name] = (family, (self._root, at, str(visit)))

@@ -178,17 +178,26 @@ def node_words(node: Node) -> list[str]:
     return out
 
 
+#: Words that tell apart stages whose end conditions use the same words (``bet``,
+#: ``bet_second``).
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
 def stage_words(ends: Mapping[str, Iterable[str]]) -> dict[str, str]:
     """A word for each stage from the words of its end condition (``ends``: stage id to words,
-    in order), the fewest that tell the stages apart; the top level is ``game``."""
+    in order), the fewest that tell the stages apart; a stage whose words are all taken gets an
+    ordinal after them (``bet_second``), one whose end names nothing is a ``stage``; the top
+    level is ``game``."""
     names = {"s0": "game"}
     taken = {"game"}
     for stage in sorted(ends, key=lambda s: (len(s), s)):
         if stage in names:
             continue
         words = [w for w in ends[stage] if not is_numbered(w)]
-        for count in range(1, min(MOST_WORDS, len(words)) + 1):
-            candidate = "_".join(words[:count])
+        candidates = ["_".join(words[:count]) for count in range(1, min(MOST_WORDS, len(words)) + 1)]
+        stem = "_".join(words[:MOST_WORDS]) if words else "stage"
+        candidates += [stem] + [f"{stem}_{ordinal}" for ordinal in ORDINALS]
+        for candidate in candidates:
             if candidate not in taken:
                 names[stage] = candidate
                 taken.add(candidate)

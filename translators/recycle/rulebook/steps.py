@@ -1,30 +1,39 @@
-"""Control resolution as a few relations with arguments, instead of a proposition per node.
+"""Control resolution and arithmetic tables as a few relations with arguments.
 
 Resolving control (:mod:`translators.recycle.emit.control`) walks a small tree from each resume
-point; every node of it is made as a numbered proposition (``run_7``, ``skip_7``, ``more_3``)
-so that the inlining and merging passes can treat each on its own. Once they are done, this
-pass folds what is left of each family into one relation whose arguments say where the node is:
+point; every node of it, and every seat it reads on the way, is made as a numbered relation
+(``run_7``, ``skip_7``, ``more_3``, ``next_seat_2``) so that the inlining and merging passes
+treat each on its own. Once they are done, this pass folds what is left of each family into one
+relation whose first arguments say which member it is:
 
 - ``(ctl FROM)``: control resolves from resume point ``FROM`` (the value of ``(pc FROM)``);
-- ``(runs FROM STEP K)``: the guards of step ``STEP`` hold, the ``K``-th time the walk from
-  ``FROM`` meets that step (it meets a step again only after a stage went round with other
-  seats); ``(run FROM STEP K)``: the walk reaches ``STEP`` there and runs it;
-  ``(skip FROM STEP K)``: it reaches it and skips it (its guards do not hold);
-- ``(over FROM STAGE K)``: the end condition of stage ``STAGE`` holds there;
+- ``(runs STEP K)``: the guards of step ``STEP`` hold, read with the ``K``-th seats they are
+  read with (a walk meets a step again after a stage went round with other seats);
+  ``(run FROM STEP K)``: the walk from ``FROM`` reaches ``STEP`` (the ``K``-th time) and runs
+  it; ``(skip FROM STEP K)``: it reaches it and skips it (its guards do not hold);
+- ``(over STAGE K)``: the end condition of stage ``STAGE`` holds (with the ``K``-th seats);
   ``(done FROM STAGE K)``: the walk leaves the stage; ``(more FROM STAGE K)``: it runs another
-  pass of it.
+  pass of it;
+- ``(next_seat STAGE K ?v)``, ``(seat_of STAGE K ?v)``, ``(team_of_seat STAGE K ?v)``: the
+  ``K``-th seat the walks read for stage ``STAGE`` (the one after its current seat, a copy of
+  another stage's, the team of a seat).
+
+The arithmetic tables whose names held numbers take them as arguments too
+(:meth:`~translators.recycle.emit.arith.Tables.keys`): ``(between 0 36 ?z)``,
+``(ge 22 0 52 ?x)`` (x >= 22 for x in 0..52), ``(above 23 ?z)``, ``(plus_upto 23 ?x ?y ?z)``.
 
 ``FROM`` and ``STEP`` are the names ``(pc X)`` and ``(at_step X)`` use, ``STAGE`` the stage's
-id as in ``(seat STAGE P)``. The ground program is the same up to the names of its atoms: each
-node is still one ground atom, read by the same rules. The families recurse through each other
-only positively and at ground arguments (a node reads its parent), and ``runs`` and ``over``
-read the state, never a node, so the rules stay stratified relation by relation. A node that an
-earlier pass gave arguments (merged over seats) keeps its own relation, to be named from words.
+word (:func:`~translators.recycle.rulebook.names.stage_words`, as in ``rseat_last``); ``K`` counts in the order the walks are built, so the same game
+gives the same names. The ground program is the same up to the names of its atoms. The
+families recurse through each other only positively and at ground arguments (a node reads its
+parent), and ``runs`` and ``over`` read the state and seats, never a node, so the rules stay
+stratified relation by relation. A member an earlier pass gave other arguments (merged over
+seats) keeps its own name, as does a family whose name the rules already use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ggp.gdl.rules import Distinct, Literal, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function
@@ -33,38 +42,50 @@ Group = tuple[str, list[Rule]]
 
 
 def fold_steps(groups: list[Group], keys: Mapping[str, tuple[str, tuple[str, ...]]]) -> list[Group]:
-    """``groups`` with every proposition of ``keys`` (name -> family and key) read and written as
-    ``(family key...)`` (see the module doc)."""
-    with_args = {atom.name for _, rules in groups for r in rules for atom in _all_atoms(r)
-                 if isinstance(atom, Function) and atom.name in keys}
-    atoms: dict[str, Function] = {
-        name: Function(family, tuple(Constant(k) for k in key))
-        for name, (family, key) in keys.items() if name not in with_args
+    """``groups`` with every relation of ``keys`` (name -> family and key) read and written as
+    ``(family key... args...)`` (see the module doc)."""
+    arities: dict[str, set[int]] = {}
+    for _, rules in groups:
+        for r in rules:
+            for a in _all_atoms(r):
+                if a.name in keys:
+                    arities.setdefault(a.name, set()).add(len(a.args) if isinstance(a, Function) else 0)
+    native = {family: min(n for name, ns in arities.items() if keys[name][0] == family for n in ns)
+              for family in {keys[name][0] for name in arities}}
+    for family in {r.head.name for _, rules in groups for r in rules} & set(native):
+        del native[family]  # a relation of that name is there already: leave its family be
+    prefix: dict[str, tuple[str, tuple[Constant, ...]]] = {
+        name: (keys[name][0], tuple(Constant(k) for k in keys[name][1]))
+        for name, ns in arities.items() if ns == {native.get(keys[name][0])}
     }
-    if not atoms:
+    if not prefix:
         return groups
 
     def atom(a: Function | Constant) -> Function | Constant:
-        return atoms.get(a.name, a) if isinstance(a, Constant) else a
+        found = prefix.get(a.name)
+        if found is None:
+            return a
+        return Function(found[0], found[1] + (a.args if isinstance(a, Function) else ()))
+
+    return [(comment, [map_atoms(r, atom) for r in rules]) for comment, rules in groups]
+
+
+def map_atoms(r: Rule, atom: Callable[[Function | Constant], Function | Constant]) -> Rule:
+    """``r`` with ``atom`` applied to its head and to every atom of its body (``true`` and
+    ``does`` too: ``atom`` returns what it does not rename as it is)."""
 
     def literal(lit: Literal) -> Literal:
         if isinstance(lit, Not):
             return Not(literal(lit.literal), lit.loc)
         if isinstance(lit, Or):
             return Or(tuple(literal(p) for p in lit.literals), lit.loc)
-        if isinstance(lit, Constant):
+        if isinstance(lit, (Function, Constant)) and not isinstance(lit, Distinct):
             return atom(lit)
         return lit
 
-    out: list[Group] = []
-    for comment, rules in groups:
-        new = []
-        for r in rules:
-            head = atom(r.head)
-            body = tuple(literal(b) for b in r.body)
-            new.append(r if head is r.head and body == r.body else Rule(head, body, r.loc))
-        out.append((comment, new))
-    return out
+    head = atom(r.head)
+    body = tuple(literal(b) for b in r.body)
+    return r if head is r.head and body == r.body else Rule(head, body, r.loc)
 
 
 def _all_atoms(r: Rule) -> list[Function | Constant]:
@@ -84,4 +105,4 @@ def _all_atoms(r: Rule) -> list[Function | Constant]:
     return found
 
 
-__all__ = ["fold_steps"]
+__all__ = ["fold_steps", "map_atoms"]
