@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from ggp.gdl.rules import Distinct, Literal, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term
+from translators.recycle.rulebook.steps import map_atoms
 from translators.recycle.syntax.nodes import Name, Node
 
 Group = tuple[str, list[Rule]]
@@ -147,6 +148,7 @@ def rename(groups: list[Group], renames: Mapping[str, str]) -> list[Group]:
     """``groups`` with relations renamed (heads and every use)."""
     if not renames:
         return groups
+    names = frozenset(renames)
 
     def atom(a: Function | Constant) -> Function | Constant:
         new = renames.get(a.name)
@@ -154,17 +156,7 @@ def rename(groups: list[Group], renames: Mapping[str, str]) -> list[Group]:
             return a
         return Function(new, a.args, a.loc) if isinstance(a, Function) else Constant(new, a.loc)
 
-    def literal(lit: Literal) -> Literal:
-        if isinstance(lit, Not):
-            return Not(literal(lit.literal), lit.loc)
-        if isinstance(lit, Or):
-            return Or(tuple(literal(p) for p in lit.literals), lit.loc)
-        if isinstance(lit, (Function, Constant)) and not isinstance(lit, Distinct):
-            return atom(lit)
-        return lit
-
-    return [(comment, [Rule(atom(r.head), tuple(literal(b) for b in r.body), r.loc) for r in rs])
-            for comment, rs in groups]
+    return [(comment, [map_atoms(r, atom, names) for r in rs]) for comment, rs in groups]
 
 
 def node_words(node: Node) -> list[str]:

@@ -73,7 +73,8 @@ def fold_by_owner(groups: list[Group], keep: Iterable[str] = ()) -> list[Group]:
     mapping = {member: (name, number) for name, members in folds.values() for member, number in members.items()}
     if not mapping:
         return groups
-    return [(comment, [_rewrite(r, mapping) for r in rs]) for comment, rs in groups]
+    names = frozenset(mapping)
+    return [(comment, [_rewrite(r, mapping, names) for r in rs]) for comment, rs in groups]
 
 
 def _folds(candidates: list[str], arity: Mapping[str, int], owner: Mapping[str, str],
@@ -189,7 +190,7 @@ def _chain_rule(r: Rule, members: Mapping[str, int], recursive: set[str]) -> boo
     return True
 
 
-def _rewrite(r: Rule, mapping: Mapping[str, tuple[str, int]]) -> Rule:
+def _rewrite(r: Rule, mapping: Mapping[str, tuple[str, int]], names: frozenset[str]) -> Rule:
     def atom(a: Function | Constant) -> Function | Constant:
         found = mapping.get(a.name)
         if found is None:
@@ -197,7 +198,7 @@ def _rewrite(r: Rule, mapping: Mapping[str, tuple[str, int]]) -> Rule:
         args: tuple[Term, ...] = a.args if isinstance(a, Function) else ()
         return Function(found[0], (Constant(str(found[1])), *args))
 
-    return map_atoms(r, atom)
+    return map_atoms(r, atom, names)
 
 
 __all__ = ["fold_by_owner"]

@@ -44,20 +44,7 @@ Group = tuple[str, list[Rule]]
 def fold_steps(groups: list[Group], keys: Mapping[str, tuple[str, tuple[str, ...]]]) -> list[Group]:
     """``groups`` with every relation of ``keys`` (name -> family and key) read and written as
     ``(family key... args...)`` (see the module doc)."""
-    arities: dict[str, set[int]] = {}
-    for _, rules in groups:
-        for r in rules:
-            for a in _all_atoms(r):
-                if a.name in keys:
-                    arities.setdefault(a.name, set()).add(len(a.args) if isinstance(a, Function) else 0)
-    native = {family: min(n for name, ns in arities.items() if keys[name][0] == family for n in ns)
-              for family in {keys[name][0] for name in arities}}
-    for family in {r.head.name for _, rules in groups for r in rules} & set(native):
-        del native[family]  # a relation of that name is there already: leave its family be
-    prefix: dict[str, tuple[str, tuple[Constant, ...]]] = {
-        name: (keys[name][0], tuple(Constant(k) for k in keys[name][1]))
-        for name, ns in arities.items() if ns == {native.get(keys[name][0])}
-    }
+    prefix = step_atoms(groups, keys)
     if not prefix:
         return groups
 
@@ -67,12 +54,37 @@ def fold_steps(groups: list[Group], keys: Mapping[str, tuple[str, tuple[str, ...
             return a
         return Function(found[0], found[1] + (a.args if isinstance(a, Function) else ()))
 
-    return [(comment, [map_atoms(r, atom) for r in rules]) for comment, rules in groups]
+    names = frozenset(prefix)
+    return [(comment, [map_atoms(r, atom, names) for r in rules]) for comment, rules in groups]
 
 
-def map_atoms(r: Rule, atom: Callable[[Function | Constant], Function | Constant]) -> Rule:
+def step_atoms(groups: list[Group], keys: Mapping[str, tuple[str, tuple[str, ...]]]
+               ) -> dict[str, tuple[str, tuple[Constant, ...]]]:
+    """What :func:`fold_steps` does to each relation it folds: its family and the constants put
+    before its arguments."""
+    arities: dict[str, set[int]] = {}
+    for _, rules in groups:
+        for r in rules:  # a relation has the arity of its heads wherever it is read
+            if r.head.name in keys:
+                arities.setdefault(r.head.name, set()).add(len(r.head.args) if isinstance(r.head, Function) else 0)
+    native = {family: min(n for name, ns in arities.items() if keys[name][0] == family for n in ns)
+              for family in {keys[name][0] for name in arities}}
+    for family in {r.head.name for _, rules in groups for r in rules} & set(native):
+        del native[family]  # a relation of that name is there already: leave its family be
+    prefix: dict[str, tuple[str, tuple[Constant, ...]]] = {
+        name: (keys[name][0], tuple(Constant(k) for k in keys[name][1]))
+        for name, ns in arities.items() if ns == {native.get(keys[name][0])}
+    }
+    return prefix
+
+
+def map_atoms(r: Rule, atom: Callable[[Function | Constant], Function | Constant],
+              names: frozenset[str] | None = None) -> Rule:
     """``r`` with ``atom`` applied to its head and to every atom of its body (``true`` and
-    ``does`` too: ``atom`` returns what it does not rename as it is)."""
+    ``does`` too: ``atom`` returns what it does not rename as it is); when ``names`` (the
+    relations ``atom`` renames) is given, a rule that reads none of them is returned as it is."""
+    if names is not None and r.head.name not in names and not any(_reads(lit, names) for lit in r.body):
+        return r
 
     def literal(lit: Literal) -> Literal:
         if isinstance(lit, Not):
@@ -88,21 +100,13 @@ def map_atoms(r: Rule, atom: Callable[[Function | Constant], Function | Constant
     return r if head is r.head and body == r.body else Rule(head, body, r.loc)
 
 
-def _all_atoms(r: Rule) -> list[Function | Constant]:
-    found: list[Function | Constant] = [r.head]
-
-    def visit(lit: Literal) -> None:
-        if isinstance(lit, Not):
-            visit(lit.literal)
-        elif isinstance(lit, Or):
-            for part in lit.literals:
-                visit(part)
-        elif isinstance(lit, (Function, Constant)) and not isinstance(lit, Distinct):
-            found.append(lit)
-
-    for lit in r.body:
-        visit(lit)
-    return found
+def _reads(lit: Literal, names: frozenset[str]) -> bool:
+    """Whether a literal reads one of ``names``."""
+    if isinstance(lit, Not):
+        return _reads(lit.literal, names)
+    if isinstance(lit, Or):
+        return any(_reads(p, names) for p in lit.literals)
+    return not isinstance(lit, Distinct) and lit.name in names
 
 
-__all__ = ["fold_steps", "map_atoms"]
+__all__ = ["fold_steps", "map_atoms", "step_atoms"]
