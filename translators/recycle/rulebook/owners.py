@@ -7,8 +7,8 @@ pass gives each such relation the name of the relation that reads it (its *owner
 the first rule that reads it) and of what it is, and tells the members apart by a first
 argument: ``part_12``, ``part_14`` and ``part_17``, read first by ``stoset``, become
 ``(stoset_part 1)``, ``(stoset_part 2)`` and ``(stoset_part 3)``; ``(not_4 ?c)``, read by
-``legal``, becomes ``(legal_not 1 ?c)``; the words after a number stay (``wadd_132_digit``,
-read by ``fails``, is one of ``(fails_wadd_digit K ...)``). Members are numbered in the order
+``legal``, becomes ``(legal_not 1 ?c)``; the words after a number stay (``wadd_61_x``,
+read first by ``fails``, is one of ``(fails_wadd_x K ?seat ?x)``). Members are numbered in the order
 they are first defined. An owner itself folded lends its new name (``(npc_some_part 2)``), and
 the links of a chain (``slot_4_n3`` read by ``slot_4_n4``) join the fold of the link above.
 
