@@ -164,7 +164,7 @@ def test_sums_compared_with_a_bound_are_capped_whatever_the_card_values() -> Non
             " (set (game points LOW) (((RANK : A) 1) ((RANK : TWO) 2)))"
             " ((< (sum ((0 player) iloc HAND) using (game points HIGH)) 22) (inc ((0 player) sto SCORE) 1))"
             " ((< (sum ((0 player) iloc HAND) using (game points LOW)) 22) (inc ((0 player) sto SCORE) 2))))")
-    assert_has(game(body, deck=deck), "(<= (plus_upto_23 ?x ?y ?z) (plus ?x ?y ?z) (not (above_23 ?z)))")
+    assert_has(game(body, deck=deck), "(<= (plus_upto 23 ?x ?y ?z) (plus ?x ?y ?z) (not (above 23 ?z)))")
     machine = make_machine(translated(game(body, deck=deck)).description)
     state = machine.initial_state()
     while not machine.is_terminal(state):
@@ -172,10 +172,60 @@ def test_sums_compared_with_a_bound_are_capped_whatever_the_card_values() -> Non
     assert "(sto player0 score 3)" in {str(fluent) for fluent in state.fluents}
 
 
+#: A stage of three steps, the last two under guards: the second runs when ROUND is 1, the
+#: third when the current player's SCORE is above 0.
+GUARDED = ("(stage player (end (== (game sto ROUND) 2))"
+           " (do ((inc (game sto ROUND) 1)))"
+           " (do (((== (game sto ROUND) 1) (inc ((current player) sto SCORE) 1))))"
+           " (do (((> ((current player) sto SCORE) 0) (inc (game sto ROUND) 1)))))")
+
+
+def test_guarded_steps_are_resolved_by_relations_with_the_step_as_argument() -> None:
+    # from resume point b1_2 (after step b1_1): b1_2 runs if ROUND is 1; else b1_3 if its
+    # guard holds (runs b1_3 1); else the stage's end is tested: done leaves it, more starts
+    # the next pass with the next seat
+    assert_has(game(GUARDED),
+               "(<= (runs b1_3 1) (true (seat s1 ?p13)) (true (sto ?p13 score ?n14)) (gt 0 0 3 ?n14))",
+               "(<= (at_step b1_2) (true (pc b1_2)) (true (sto game round 1)))",
+               "(<= (at_step b1_3) (true (pc b1_2)) (not (true (sto game round 1))) (runs b1_3 1))",
+               "(<= (done b1_2 round 1) (true (pc b1_2)) (not (true (sto game round 1))) (not (runs b1_3 1)) "
+               "(true (sto game round 2)))",
+               "(<= (more b1_2 round 1) (true (pc b1_2)) (not (true (sto game round 1))) (not (runs b1_3 1)) "
+               "(not (true (sto game round 2))))",
+               "(<= (at_step end) (done b1_2 round 1))",
+               "(<= (at_step b1_1) (more b1_2 round 1))",
+               "(<= (rseat_round ?p12) (more b1_2 round 1) (next_seat round 1 ?p12))",
+               "(<= (next_seat round 1 ?v) (true (queue s1 ?v)))",
+               "(<= (next_seat round 1 ?v) (true (seat s1 ?p5)) (not (hasqueue s1)) (nextseat ?p5 ?v))",
+               "(gt 0 0 3 1)", "(gt 0 0 3 3)")
+
+
+def test_a_guarded_step_runs_or_is_skipped_on_the_way() -> None:
+    # two guarded steps in a row: resolving from the stage's start (resume point s1i1), the
+    # walk runs b1_1 if ROUND is 1 (run s1i1 b1_1 1), else skips it (skip s1i1 b1_1 1) and
+    # goes on to b1_2
+    body = ("(stage player (end (== (game sto ROUND) 3))"
+            " (do (((== (game sto ROUND) 1) (inc (game sto ROUND) 1))))"
+            " (do (((== (game sto ROUND) 2) (inc (game sto ROUND) 1))))"
+            " (do ((inc (game sto ROUND) 1))))")
+    assert_has(game(body),
+               "(<= (run s1i1 b1_1 1) (true (pc s1i1)) (not (true (sto game round 3))) (true (sto game round 1)))",
+               "(<= (skip s1i1 b1_1 1) (true (pc s1i1)) (not (true (sto game round 3))) "
+               "(not (true (sto game round 1))))",
+               "(<= (at_step b1_1) (run s1i1 b1_1 1))",
+               "(<= (rseat_round ?p4) (run s1i1 b1_1 1) (next_seat round 1 ?p4))",
+               "(<= (at_step b1_2) (skip s1i1 b1_1 1) (true (sto game round 2)))",
+               "(<= (next_seat round 1 ?v) (true (queue s1 ?v)))",
+               "(<= (next_seat round 1 ?v) (true (seat s1 ?p5)) (not (hasqueue s1)) (nextseat ?p5 ?v))")
+    names = {r.head.name for r in translated(game(body)).description.rules}
+    assert not [n for n in names if is_numbered(n)]
+
+
 @pytest.mark.parametrize("body", [
     "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))))",
     "(stage player (end (== (game str LAST) STOP)) (choice (((== (game str LAST) GO) (set (game str LAST) STOP))"
     " ((!= (game str LAST) STOP) (set (game str LAST) GO)))))",
+    GUARDED,
 ])
 def test_small_games_name_no_relation_by_number(body: str) -> None:
     description = translated(game(body)).description

@@ -13,6 +13,8 @@ from translators.recycle.rulebook.inline import inline
 from translators.recycle.rulebook.merge import merge
 from translators.recycle.rulebook.names import node_words, rename, stage_words, word_names
 from translators.recycle.rulebook.order import no_left_recursion
+from translators.recycle.rulebook.owners import fold_by_owner
+from translators.recycle.rulebook.steps import fold_steps
 from translators.recycle.symbols.vocabulary import card_constant
 from translators.recycle.translate import analysed
 
@@ -127,3 +129,40 @@ def test_left_recursion_gets_its_binding_literals_first() -> None:
     rules = kif_rules("(t 1) (s 0 1) (<= (s 1 ?n) (s 0 ?n)) " + kept + " (<= (r ?y) (succ ?x ?y) (r ?x))")
     assert kept in out(no_left_recursion([("", rules)]))
     assert "(<= (r ?y) (succ ?x ?y) (r ?x))" in out(no_left_recursion([("", rules)]))
+
+
+def test_control_nodes_fold_into_relations_keyed_by_where_they_are() -> None:
+    rules = kif_rules("(<= runs_1 (true (flag g1))) (<= run_1 (true (pc s1i1)) runs_1)"
+                      " (<= skip_1 (true (pc s1i1)) (not runs_1)) (<= (at_step b1_1) run_1) (<= (at_step end) skip_1)"
+                      " (<= (next_seat_1 ?v) (true (seat s1 ?p)) (nextseat ?p ?v)) (<= (rseat_s1 ?p) run_1 (next_seat_1 ?p))"
+                      " (<= (run_2 ?d) (true (pc ?d)))")
+    keys = {"runs_1": ("runs", ("b1_1", "1")), "run_1": ("run", ("s1i1", "b1_1", "1")),
+            "skip_1": ("skip", ("s1i1", "b1_1", "1")), "next_seat_1": ("next_seat", ("round", "1")),
+            "run_2": ("run", ("s2i1", "b2_1", "1"))}
+    assert out(fold_steps([("", rules)], keys)) == [
+        "(<= (runs b1_1 1) (true (flag g1)))",
+        "(<= (run s1i1 b1_1 1) (true (pc s1i1)) (runs b1_1 1))",
+        "(<= (skip s1i1 b1_1 1) (true (pc s1i1)) (not (runs b1_1 1)))",
+        "(<= (at_step b1_1) (run s1i1 b1_1 1))",
+        "(<= (at_step end) (skip s1i1 b1_1 1))",
+        "(<= (next_seat round 1 ?v) (true (seat s1 ?p)) (nextseat ?p ?v))",
+        "(<= (rseat_s1 ?p) (run s1i1 b1_1 1) (next_seat round 1 ?p))",
+        # a node an earlier pass gave an argument (merged over seats) keeps its name
+        "(<= (run_2 ?d) (true (pc ?d)))"]
+
+
+def test_what_no_word_names_folds_by_the_relation_reading_it() -> None:
+    rules = kif_rules("(<= (stoset a) part_3 (true x)) (<= (stoset b) part_5 (true y))"
+                      " (<= part_3 (true (p ?c)) (true (q ?c))) (<= part_5 (true (r ?c)) (true (s ?c)))"
+                      " (<= (next (z ?c)) (true (z ?c)) (not (not_2 ?c))) (<= (not_2 ?c) (true (w ?c)))")
+    assert out(fold_by_owner([("", rules)])) == [
+        "(<= (stoset a) (stoset_part 1) (true x))", "(<= (stoset b) (stoset_part 2) (true y))",
+        "(<= (stoset_part 1) (true (p ?c)) (true (q ?c)))", "(<= (stoset_part 2) (true (r ?c)) (true (s ?c)))",
+        "(<= (next (z ?c)) (true (z ?c)) (not (next_not 1 ?c)))", "(<= (next_not 1 ?c) (true (w ?c)))"]
+
+
+def test_a_fold_that_would_recurse_through_not_keeps_its_numbers() -> None:
+    # part_1 and part_2 are both read first by x; folded, x_part would read foo, which reads it
+    rules = kif_rules("(<= x part_1 part_2) (<= part_1 (true (a))) (<= part_2 (not foo)) (<= foo part_1)"
+                      " (<= terminal x)")
+    assert out(fold_by_owner([("", rules)])) == [str(r) for r in rules]

@@ -63,12 +63,14 @@ from translators.recycle.rulebook.names import (
     word_names,
 )
 from translators.recycle.rulebook.order import no_left_recursion
+from translators.recycle.rulebook.owners import fold_by_owner
 from translators.recycle.rulebook.stages import (
     STAGED,
     drop_undefined,
     split_by_stage,
     stages_of,
 )
+from translators.recycle.rulebook.steps import fold_steps
 from translators.recycle.symbols.model import GameModel, build_model
 from translators.recycle.syntax.nodes import Game
 from translators.recycle.syntax.parser import parse_recycle_file
@@ -149,9 +151,12 @@ def _run(game: Game) -> Translation:
     book.groups = merge(book.groups, {"seat": model.seats, "team": model.team_names}, keep=KEPT)
     book.groups = inline(book.groups, keep=KEPT)
     words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
+    nodes = {name: (family, tuple(words.get(k, k) for k in key)) for name, (family, key) in control.keys.items()}
+    book.groups = fold_steps(book.groups, nodes | comp.tables.keys())
     staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
     hints = {name: node_words(node) for name, node in book.nodes.items()}
     book.groups = without_repeats(rename(book.groups, word_names(book.groups, staged, hints)))
+    book.groups = fold_by_owner(book.groups, keep=KEPT)
     book.groups = no_left_recursion(book.groups)
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))

@@ -246,6 +246,30 @@ class Tables:
         rows = [(x, fn(x)) for x in range(a[0], a[1] + 1)]
         return self._facts(("un", what, a), what, rows, f"table: z = ({what} x)")
 
+    def keys(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """The tables whose names hold numbers, as a family and the numbers that tell its
+        members apart (for :func:`~translators.recycle.rulebook.steps.fold_steps`):
+        ``between_0_36`` is ``(between 0 36 ?z)``, ``ge22_1`` (x >= 22 for x in 0..52) is
+        ``(ge 22 0 52 ?x)``, ``above_23`` is ``(above 23 ?z)``, ``plus_upto_23`` is
+        ``(plus_upto 23 ?x ?y ?z)``."""
+        out: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for key, name in self.made.items():
+            if name is None:
+                continue
+            kind = key[0]
+            if kind == "between" and isinstance(key[1], tuple):
+                low, high = key[1]
+                if name == f"between_{_n(low)}_{_n(high)}":
+                    out[name] = ("between", (str(low), str(high)))
+            elif kind == "test":
+                _, op, k, (low, high) = key  # type: ignore[misc]
+                out[name] = (_WORDS[str(op)], (str(k), str(low), str(high)))
+            elif kind == "above":
+                out[name] = ("above", (str(key[1]),))
+            elif kind == "capped" and name.startswith("plus_upto_"):
+                out[name] = ("plus_upto", (str(key[1]),))
+        return out
+
     # -- the end ---------------------------------------------------------------------------------
 
     def finish(self) -> None:

@@ -69,6 +69,12 @@ class Control:
         self.next_of: dict[str, str] = {}
         self.cont_of: dict[str, tuple[str, int]] = {}
         self.guard_batch: dict[int, str] = {}
+        #: Each node of the resolution trees (a numbered proposition) and each seat source (a
+        #: numbered relation of one argument): its family and key, for
+        #: :func:`~translators.recycle.rulebook.steps.fold_steps`.
+        self.keys: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._visits: dict[tuple[str, str, str], int] = {}
+        self._root = ""
         self._index(program.body, "s0")
 
     def _index(self, items: list[ir.Item], stage: str) -> None:
@@ -148,8 +154,12 @@ class Control:
             return self.sources[src]
         stage = _source_stage(src)
         hint = self.program.stages[stage].end if stage in self.program.stages else None
-        rel = self.book.name({"adv": "next_seat", "teamof": "team_of_seat"}.get(src[0], "seat_of"), hint)
+        family = {"adv": "next_seat", "teamof": "team_of_seat"}.get(src[0], "seat_of")
+        rel = self.book.name(family, hint)
         self.sources[src] = rel
+        place = (family, "source", stage or "s0")
+        count = self._visits[place] = self._visits.get(place, 0) + 1
+        self.keys[rel] = (family, (stage or "s0", str(count)))
         v, u = Variable("v"), Variable("u")
         with self.book.group(f"a seat while resolving control: {src[0]}"):
             if src[0] == "copy":
@@ -184,7 +194,8 @@ class Control:
                 continue
             seen.add(label)
             spec = self.resume[label]
-            root = self.book.name("ctl")
+            root = self.node("ctl", label)
+            self._root = label
             with self.book.group(f"resolve control from resume point {label}"):
                 self.book.add(rule(c(root), [true(f("pc", c(label)))]))
             if spec[0] == "batch":
@@ -197,6 +208,20 @@ class Control:
                 sigma = {s.id: ("fluent", s.id) for s in stack}
                 self.walk(root, stage, index, sigma, {s.id for s in stack}, 0)
             names += [n for n in self.resume if n not in seen and n not in names]
+
+    def node(self, family: str, at: str, source: Any = None) -> str:
+        """A new node of the resolution tree being built (from the resume point ``self._root``)
+        of ``family`` at step or stage ``at``: a numbered proposition, keyed for the fold."""
+        name = self.book.name(family, source)
+        if family == "ctl":
+            self.keys[name] = (family, (at,))
+        elif family in ("runs", "over"):  # a test of the state: the same wherever it is made from
+            visit = self._visits[(family, "", at)] = self._visits.get((family, "", at), 0) + 1
+            self.keys[name] = (family, (at, str(visit)))
+        else:
+            visit = self._visits[(family, self._root, at)] = self._visits.get((family, self._root, at), 0) + 1
+            self.keys[name] = (family, (self._root, at, str(visit)))
+        return name
 
     def stack_of(self, stage: str) -> tuple[ir.StageRef, ...]:
         """The active stages when running the body of ``stage`` (outermost first)."""
@@ -241,13 +266,13 @@ class Control:
         """Check a stage's end condition, then leave it or run a pass."""
         key = ("head", parent, stage, tuple(sorted(sigma.items())), first)
         node = self.stages_node(stage)
-        test = self.book.name("over", node.end)
+        test = self.node("over", stage, node.end)
         env = self.stage_envs[stage]
         sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
         for s, src in sigma.items():
             sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
         lits = self.cond(node.end, env, SourceCtl(sources, key))
-        done, more = self.book.name("done", node.end), self.book.name("more", node.end)
+        done, more = self.node("done", stage, node.end), self.node("more", stage, node.end)
         with self.book.group(f"end of stage {stage}: {describe(node.end)}", node.node):
             self.book.add(rule(c(test), lits))
             self.book.add(rule(c(done), [c(parent), c(test)]))
@@ -286,8 +311,8 @@ class Control:
                                       SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items()))), batch_id))
                 else:
                     lits.append(true(f("flag", c(f"g{guard.id}"))))
-            test = self.book.name("runs")
-            yes, no = self.book.name("run"), self.book.name("skip")
+            test = self.node("runs", batch_id)
+            yes, no = self.node("run", batch_id), self.node("skip", batch_id)
             with self.book.group(f"step {batch_id} runs only if its guards hold"):
                 self.book.add(rule(c(test), lits))
                 self.book.add(rule(c(yes), [c(parent), c(test)]))

@@ -63,6 +63,9 @@ def _candidates(rules: list[Rule], kept: set[str]) -> dict[str, Rule]:
     negated: set[str] = set()
     for r in rules:
         for lit in r.body:
+            if isinstance(lit, (Function, Constant)):  # most literals: one atom, not negated
+                uses[lit.name] += 1
+                continue
             for atom, under_not in _atoms(lit):
                 uses[atom.name] += 1
                 if under_not:
@@ -108,6 +111,12 @@ def without_repeats(groups: list[Group]) -> list[Group]:
 
 
 def _expand(r: Rule, chosen: dict[str, Rule]) -> Rule:
+    for lit in r.body:  # most rules read nothing inlined: leave them as they are at once
+        atom = lit.literal if isinstance(lit, Not) else lit
+        if isinstance(atom, (Function, Constant)) and atom.name in chosen:
+            break
+    else:
+        return r
     body: list[Literal] = []
     changed = False
     for lit in r.body:

@@ -50,20 +50,23 @@ def merge(groups: list[Group], domains: Mapping[str, Iterable[str]], keep: Itera
     levels = _levels(reads)
     renames: dict[str, str] = {}
     lifted: dict[str, tuple[str, Constant, str, bool]] = {}
+    memo: dict[int, frozenset[str]] = {}  # by id: every rule stays alive until the end
     by_level: dict[int, list[str]] = {}
     for n, v in levels.items():
         if v is not None and n not in kept:
             by_level.setdefault(v, []).append(n)
     for level in sorted(by_level):
         names = sorted(by_level[level])
-        current = {n: [_rename_uses(r, renames, lifted) for r in by_name[n]] for n in names}
+        touched = renames.keys() | lifted.keys()
+        current = {n: [_rename_uses(r, renames, lifted) if not touched.isdisjoint(_reads(r, memo)) else r
+                       for r in by_name[n]] for n in names}
         found = _equal(current, kept, _canonical)
         renames.update(found)
         rest = {n: rs for n, rs in current.items() if n not in found}
         lifted.update(_up_to_constant(rest, kept, member, _canonical))
     if not renames and not lifted:
         return groups
-    return _rewrite(groups, renames, lifted, {})
+    return _rewrite(groups, renames, lifted, memo)
 
 
 def _levels(reads: Mapping[str, set[str]]) -> dict[str, int | None]:
@@ -163,7 +166,7 @@ def _up_to_constant(by_name: dict[str, list[Rule]], kept: set[str], member: dict
 
 
 def _rewrite(groups: list[Group], renames: dict[str, str], lifted: dict[str, tuple[str, Constant, str, bool]],
-             memo: dict[Rule, frozenset[str]]) -> list[Group]:
+             memo: dict[int, frozenset[str]]) -> list[Group]:
     hole = Variable("d")
     touched = set(renames) | set(lifted)
     out: list[Group] = []
@@ -185,11 +188,11 @@ def _rewrite(groups: list[Group], renames: dict[str, str], lifted: dict[str, tup
     return out
 
 
-def _reads(r: Rule, memo: dict[Rule, frozenset[str]]) -> frozenset[str]:
-    """The relations a rule's body reads (remembered in ``memo``)."""
-    found = memo.get(r)
+def _reads(r: Rule, memo: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The relations a rule's body reads (remembered in ``memo`` by the rule's id)."""
+    found = memo.get(id(r))
     if found is None:
-        found = memo[r] = frozenset(a.name for lit in r.body for a in _atoms(lit))
+        found = memo[id(r)] = frozenset(a.name for lit in r.body for a in _atoms(lit))
     return found
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from ggp.gdl.rules import Distinct, Literal, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term
+from translators.recycle.rulebook.steps import map_atoms
 from translators.recycle.syntax.nodes import Name, Node
 
 Group = tuple[str, list[Rule]]
@@ -147,6 +148,7 @@ def rename(groups: list[Group], renames: Mapping[str, str]) -> list[Group]:
     """``groups`` with relations renamed (heads and every use)."""
     if not renames:
         return groups
+    names = frozenset(renames)
 
     def atom(a: Function | Constant) -> Function | Constant:
         new = renames.get(a.name)
@@ -154,17 +156,7 @@ def rename(groups: list[Group], renames: Mapping[str, str]) -> list[Group]:
             return a
         return Function(new, a.args, a.loc) if isinstance(a, Function) else Constant(new, a.loc)
 
-    def literal(lit: Literal) -> Literal:
-        if isinstance(lit, Not):
-            return Not(literal(lit.literal), lit.loc)
-        if isinstance(lit, Or):
-            return Or(tuple(literal(p) for p in lit.literals), lit.loc)
-        if isinstance(lit, (Function, Constant)) and not isinstance(lit, Distinct):
-            return atom(lit)
-        return lit
-
-    return [(comment, [Rule(atom(r.head), tuple(literal(b) for b in r.body), r.loc) for r in rs])
-            for comment, rs in groups]
+    return [(comment, [map_atoms(r, atom, names) for r in rs]) for comment, rs in groups]
 
 
 def node_words(node: Node) -> list[str]:
@@ -178,17 +170,26 @@ def node_words(node: Node) -> list[str]:
     return out
 
 
+#: Words that tell apart stages whose end conditions use the same words (``bet``,
+#: ``bet_second``).
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
 def stage_words(ends: Mapping[str, Iterable[str]]) -> dict[str, str]:
     """A word for each stage from the words of its end condition (``ends``: stage id to words,
-    in order), the fewest that tell the stages apart; the top level is ``game``."""
+    in order), the fewest that tell the stages apart; a stage whose words are all taken gets an
+    ordinal after them (``bet_second``), one whose end names nothing is a ``stage``; the top
+    level is ``game``."""
     names = {"s0": "game"}
     taken = {"game"}
     for stage in sorted(ends, key=lambda s: (len(s), s)):
         if stage in names:
             continue
         words = [w for w in ends[stage] if not is_numbered(w)]
-        for count in range(1, min(MOST_WORDS, len(words)) + 1):
-            candidate = "_".join(words[:count])
+        candidates = ["_".join(words[:count]) for count in range(1, min(MOST_WORDS, len(words)) + 1)]
+        stem = "_".join(words[:MOST_WORDS]) if words else "stage"
+        candidates += [stem] + [f"{stem}_{ordinal}" for ordinal in ORDINALS]
+        for candidate in candidates:
             if candidate not in taken:
                 names[stage] = candidate
                 taken.add(candidate)

@@ -91,19 +91,17 @@ def drop_undefined(groups: list[list[Rule]]) -> list[list[Rule]]:
 
 def _atoms(r: Rule) -> list[Function]:
     found: list[Function] = []
-
-    def visit(lit: Literal) -> None:
-        if isinstance(lit, Not):
-            visit(lit.literal)
+    todo: list[Literal] = [r.head, *r.body]
+    while todo:
+        lit = todo.pop()
+        if isinstance(lit, Function):
+            if lit.name in STAGED and lit.args:
+                found.append(lit)
+        elif isinstance(lit, Not):
+            todo.append(lit.literal)
         elif isinstance(lit, Or):
-            for part in lit.literals:
-                visit(part)
-        elif isinstance(lit, Function) and lit.name in STAGED and lit.args:
-            found.append(lit)
-
-    visit(r.head)
-    for lit in r.body:
-        visit(lit)
+            todo.extend(lit.literals)
+    found.reverse()  # in the order of the rule
     return found
 
 
