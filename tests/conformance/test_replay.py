@@ -83,10 +83,20 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
     assert all("cards differ before it" in m.what and "iloc HAND" in m.what for m in first), [str(m) for m in first]
 
 
+#: Corpus games whose engine games the translation follows exactly (seed 1, five games each when
+#: measured; the others and why are in docs/translation.md). KuhnPoker2, Blackjack2, BlackMaria4,
+#: Cheeseheads5 and StealingBundles3 differ from the reference's figures for the first seat, yet
+#: the engine built here and the translation play them alike, decision by decision.
+REPLAY_EXACT = (
+    "Agram2 Agram3 Agram4 Agram5 BlackLady4 BlackMaria4 Blackjack2 BottleImp3 BottleImp4 "
+    "CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Enchere3 EnchereOriginale3 Euchre4 Hearts3 "
+    "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 NinetyEight2 NinetyEight3 "
+    "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
+    "StealingBundles2 StealingBundles3 StealingBundles4").split()
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["Agram2.rcy", "Agram4.rcy", "KuhnPoker2.rcy", "Blackjack2.rcy", "BlackMaria4.rcy"])
+@pytest.mark.parametrize("name", REPLAY_EXACT)
 def test_corpus_game_replays_exactly(runner: Path, name: str) -> None:
-    # KuhnPoker2, Blackjack2 and BlackMaria4 differ from the reference's figures for the first seat,
-    # yet the engine built here and the translation play them alike, decision by decision.
-    results = replay_all(shared_path("corpus", "recycle", name), games=10, seed=1)
+    results = replay_all(shared_path("corpus", "recycle", f"{name}.rcy"), games=3, seed=1)
     assert all(r.agrees for r in results), [str(m) for r in results for m in r.mismatches]

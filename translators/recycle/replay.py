@@ -3,10 +3,12 @@
 The engine's trace (:func:`translators.recycle.engine.engine_trace`) says which card each move
 took (its transcript's ``M:`` lines) and, at each decision, the options offered and the index
 chosen. The replay walks the translated game from its initial state: where ``random`` draws from
-a shuffled heap (``(draw C)``), it draws the card the engine moved next; where a seat decides, the
-translation must offer as many options as the engine did, to the same seat, and the replay plays
-the translation's move matching the engine's chosen option (by the card it moves, or the string
-it sets, else by position among the options); before each decision every card must be where the
+a shuffled heap (``(draw C)``), it draws the next card the engine moved from where the translation
+has that card; where a seat decides, the translation must offer as many options as the engine
+did, to the same seat, and the replay plays the translation's move matching the engine's chosen
+option (by the cards it moves or the values it sets; else, when the other roles wait, by which
+move's next state shows the option's effects; else by position among the options; moves naming
+either of two identical cards are alike); before each decision every card must be where the
 engine has it (pile by pile, order aside; memories are not compared); at the end the scores must
 be the engine's.
 Every difference is recorded (:class:`Mismatch`); the replay stops at the first one that makes
