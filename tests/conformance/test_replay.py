@@ -89,10 +89,11 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
 #: the engine built here and the translation play them alike, decision by decision.
 REPLAY_EXACT = (
     "Agram2 Agram3 Agram4 Agram5 BlackLady4 BlackMaria4 Blackjack2 BottleImp3 BottleImp4 "
-    "CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Enchere3 EnchereOriginale3 Euchre4 Hearts3 "
+    "CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
+    "Enchere3 EnchereOriginale3 Euchre4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 NinetyEight2 NinetyEight3 "
     "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
-    "StealingBundles2 StealingBundles3 StealingBundles4").split()
+    "SpotHearts4 StealingBundles2 StealingBundles3 StealingBundles4 Sueca4").split()
 
 
 @pytest.mark.slow
