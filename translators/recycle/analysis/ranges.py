@@ -206,6 +206,7 @@ class Ranges:
             # The options of one choice are alternatives: a pass runs one of them, so they
             # change a cell by the most any one option changes it, not by their sum.
             chosen: dict[tuple[tuple[str, str], str], dict[int, Interval]] = {}
+            single: dict[tuple[str, str], Interval] = {}  # the largest change of one write
             for effect in writes:
                 cell = effect.cell
                 key = (owner_kind(cell.owner), _label(cell.name))
@@ -216,6 +217,7 @@ class Ranges:
                     fresh.setdefault(key, []).append(value)
                     continue
                 delta = value if effect.op == "inc" else (-value[1], -value[0])
+                single[key] = hull(single.get(key, (0, 0)), delta)
                 place = self.option_of.get(effect.id)
                 if place is None:
                     deltas.setdefault(key, []).append((delta, self.exec_bound(effect)))
@@ -236,9 +238,8 @@ class Ranges:
                     base = hull(base, value)
                 low, high = base
                 unbounded = looped = False
-                step_low = step_high = 0
+                step_low, step_high = single.get(key, (0, 0))
                 for delta, times in deltas.get(key, []):
-                    step_low, step_high = min(step_low, delta[0]), max(step_high, delta[1])
                     if times is None:
                         unbounded = True
                         continue
@@ -246,7 +247,8 @@ class Ranges:
                     low += min(0, delta[0] * times)
                     high += max(0, delta[1] * times)
                 # a cell changed on a loop and compared with constants: the loop usually stops
-                # once it passes them (bounded loops too: their bound counts passes, not value)
+                # once it passes them, plus a round of single changes (bounded loops too: their
+                # bound counts passes, not value)
                 if unbounded or high - low > WIDE or looped:
                     marks = thresholds.get(key, [])
                     if marks:
