@@ -93,7 +93,7 @@ REPLAY_EXACT = (
     "Enchere3 EnchereOriginale3 Euchre4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 NinetyEight2 NinetyEight3 "
     "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
-    "SpotHearts4 StealingBundles2 StealingBundles3 StealingBundles4 Sueca4").split()
+    "ShastaSam2 SpotHearts4 StealingBundles2 StealingBundles3 StealingBundles4 Sueca4").split()
 
 
 @pytest.mark.slow

@@ -25,7 +25,7 @@ from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
 from translators.recycle.analysis.moves import move_names
-from translators.recycle.analysis.order import order_facts
+from translators.recycle.analysis.order import order_facts, peeked
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import integer_ranges
@@ -113,6 +113,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     wide = Wide(book, ranges.wide)
     plan = plan_steps(program, AccessAnalysis(model, domains, ordered, heapy, frozenset(wide.families)))
     comp = Expressions(model, program, book, domains, pointmaps, ranges, wide, (ordered, heapy, linked), plan.batch_of)
+    comp.peeked = peeked(program, model) & heapy
     return comp, plan
 
 

@@ -92,6 +92,19 @@ def order_facts(program: ir.Program, model: GameModel,
     return ordered, heapy, bottoms | dealt_in_order
 
 
+def peeked(program: ir.Program, model: GameModel) -> set[Location]:
+    """The piles whose top is read other than to move it (a card turned up and left in place)."""
+    moved = {id(effect.card) for effect in program.effects.values() if isinstance(effect, ir.MoveCard)}
+    out: set[Location] = set()
+    for expr, env in program_expressions(program, model):
+        for node, node_env in _walk_with_env(expr, env):
+            if isinstance(node, CardAt) and node.position == "top" and id(node) not in moved:
+                real, real_env = deref(node.cards, node_env)
+                if isinstance(real, CardLocation):
+                    out.update(concrete(real, real_env, model))
+    return out
+
+
 def _top_of(card: Any, env: Env, model: GameModel) -> list[Location]:
     """The locations a ``(top LOC)`` card expression takes from."""
     real, real_env = deref(card, env)
@@ -120,4 +133,4 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
     return ordered, heapy
 
 
-__all__ = ["order_classes", "order_facts", "program_expressions"]
+__all__ = ["order_classes", "order_facts", "peeked", "program_expressions"]

@@ -40,6 +40,7 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
+from translators.recycle.symbols.vocabulary import loc as loc_of
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardAtt,
@@ -520,10 +521,14 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
         with cx.book.group("the top card of a pile: the known top, or the card random draws from a shuffled heap"):
             cx.book.add(rule(f("topcard", where, card), true(f("ontop", where, card))))
             cx.book.add(rule(f("topcard", where, card), f("heaptop", where), does(RANDOM, f("draw", card))))
-        with cx.book.group("a card drawn from a heap and left there is its known top from then on"):
-            cx.book.add(rule(nxt(f("ontop", where, card)), does(RANDOM, f("draw", card)), true(f("at", card, where)),
-                             f("heaptop", where), Not(f("leave", where, card)), Not(f("pushed", where)),
-                             Not(f("reorder", where))))
+        if cx.peeked:
+            with cx.book.group("a card drawn from a heap whose top is read in place, and left there, is its "
+                               "known top from then on"):
+                for place in sorted(cx.peeked):
+                    cx.book.add(rule(f("peeked", loc_of(place))))
+                cx.book.add(rule(nxt(f("ontop", where, card)), f("peeked", where), does(RANDOM, f("draw", card)),
+                                 true(f("at", card, where)), f("heaptop", where), Not(f("leave", where, card)),
+                                 Not(f("pushed", where)), Not(f("reorder", where))))
     return lits + [f("topcard", loc, v)], v
 
 

@@ -89,6 +89,7 @@ class Expressions:
         self.ranges = ranges
         self.wide = wide
         self.ordered, self.heapy, self.linked = order
+        self.peeked: set[Location] = set()
         self.batch_of = batch_of
         self.fresh = Fresh()
         self.tables = Tables(book)

@@ -50,6 +50,8 @@ class Compiler(Protocol):
     ordered: set[Location]
     heapy: set[Location]
     linked: set[Location]
+    #: Piles whose top is read other than to move it.
+    peeked: set[Location]
     #: The batch (GDL step) of every effect.
     batch_of: dict[int, str]
 
