@@ -13,19 +13,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.analysis.constants import static_int
-from translators.recycle.analysis.integers import Interval, holds
+from translators.recycle.analysis.integers import Interval
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import Ctl, ParamCtl, Val
-from translators.recycle.emit.literals import ALWAYS, FALSE, lit_vars, substitute
+from translators.recycle.emit.literals import FALSE, lit_vars, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import expression_kind, static_elements
+from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import (
@@ -43,22 +43,16 @@ from translators.recycle.symbols.vocabulary import (
 from translators.recycle.symbols.vocabulary import loc as loc_of
 from translators.recycle.syntax.nodes import (
     CardAt,
-    CardAtt,
     CardLocation,
     CardsAgg,
     CollectionAt,
-    Compare,
     ExtremeCard,
     Filter,
-    IntLit,
     Name,
     Others,
-    Partition,
     RelativePlayer,
     RelativeTeam,
-    Run,
     SetOp,
-    Size,
     Slice,
     Sort,
     Sum,
@@ -247,152 +241,6 @@ def exists(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> list[Literal]:
     lits = cx.member(coll, env, ctl, card)
     atom = cx.aux("some", [lits], env, coll, key=("some", coll, env, ctl_key(cx, coll, env, ctl)))
     return [] if atom is not FALSE and not isinstance(atom, (Function, Constant)) else [atom]
-
-
-def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
-    """``(size COLL) op k``."""
-    real, real_env = deref(coll, env)
-    counted = static_size(cx, real, real_env, ctl)
-    if counted is not None:
-        lits, value = counted
-        if not isinstance(value, Variable):
-            return lits if holds(op, int(value.name), k) else [FALSE]
-        table = cx.tables.test(op, k, (0, static_count_bound(cx, real, real_env)))
-        return lits + [f(table, value) if table else FALSE]
-    if isinstance(real, ir.SlotSet):
-
-        return [] if holds(op, len(real.slots), k) else [FALSE]
-    if isinstance(real, Run):
-        lits, value = cx.run_length(real, real_env, ctl)
-        table = cx.tables.test(op, k, (0, 13))
-        return lits + [f(table, value) if table else FALSE]
-    if isinstance(real, Tuples):
-        _, quals, _ = tuple_groups(cx, real, real_env, ctl)
-        some = cx.aux("tuples", [[q] for q in quals.values()], real_env, real,
-                        key=("tupsome", real, real_env, ctl.key))
-        exists = [] if some is ALWAYS else [some]
-        if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
-            return cx.negate(exists, env, coll)
-        if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
-            return exists
-        raise TranslationError(coll, "the size of `tuples` can only be compared with 0")
-    if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
-        return cx.negate(cx.exists(coll, env, ctl), env, coll)
-    if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
-        return cx.exists(coll, env, ctl)
-    if k < 0:
-        return [] if op in (">", ">=", "!=") else [FALSE]
-    if k > len(cx.model.cards):  # no collection holds more cards than the game has
-        return [] if op in ("<", "<=", "!=") else [FALSE]
-    lits, value = count(cx, coll, env, ctl, k + 1)
-    table = cx.tables.test(op, k, (0, k + 1))
-    return lits + [f(table, value) if table else FALSE]
-
-
-def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
-    """``(size COLL)`` as a value."""
-    real, real_env = deref(coll, env)
-    if isinstance(real, ir.SlotSet):
-        return [], num(len(real.slots))
-    if isinstance(real, Run):
-        return cx.run_length(real, real_env, ctl)
-    counted = static_size(cx, real, real_env, ctl)
-    if counted is not None:
-        return counted
-    cards = domain_cards(cx, real, real_env) if _is_cards(real) else None
-    if cards is None:
-        raise TranslationError(coll, "only the size of a card collection, of a partition or of a "
-                               "collection of players, teams, names or numbers can be used as a value")
-    return count(cx, coll, env, ctl, len(cards))
-
-
-def group_conditions(cx: Compiler, coll: Any, env: Env) -> list[list[tuple[Any, Env]]] | None:
-    """For a collection whose possible elements are known before play (players, teams, names,
-    ranges, filters of them, the groups of a ``partition``): the conditions under which each
-    is an element (a group of a partition is one when it is not empty); None for others."""
-    if isinstance(coll, Partition):
-        key, source = partition_key(coll, env)
-        values = sorted({v for card in cx.model.cards if (v := card.attr(key)) is not None})
-        at = {"line": coll.line, "column": coll.column}
-        conditions = []
-        for value in values:
-            card = Var("_P", kind="card", **at)
-            same = Compare("==", CardAtt(Name(key, **at), card, **at), Name(value, **at), kind="str", **at)
-            group = Filter(source, card, same, **at)
-            conditions.append([(Compare(">", Size(group, **at), IntLit(0, **at), kind="int", **at), env)])
-        return conditions
-    if expression_kind(coll, env) == "cards":
-        return None
-    elements = static_elements(cx.model, coll, env, coll)
-    return None if elements is None else [conds for _, conds in elements]
-
-
-def partition_key(coll: Partition, env: Env) -> tuple[str, Any]:
-    """The (literal) key and the one card collection of a ``partition``."""
-    key, _ = deref(coll.key, env)
-    if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
-        raise TranslationError(coll, "`partition` needs a literal key and one collection")
-    return key.text, coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
-
-
-def static_count_bound(cx: Compiler, coll: Any, env: Env) -> int:
-    """How many elements a collection of :func:`group_conditions` can have."""
-    conditions = group_conditions(cx, coll, env)
-    return len(conditions) if conditions is not None else len(cx.model.cards)
-
-
-def static_size(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val | None:
-    """The size of a collection of :func:`group_conditions`: a constant when every element is
-    unconditional, else a count with a chain over the elements; None for other collections."""
-    conditions = group_conditions(cx, coll, env)
-    if conditions is None:
-        return None
-    if not any(conditions):
-        return [], num(len(conditions))
-    return chain_count(cx, coll, env, ctl, lambda: [[lit for cond, cond_env in conds for lit in cx.cond(cond, cond_env, ctl)]
-                                                    for conds in conditions], len(conditions))
-
-
-def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
-    """The number of members, saturating at ``cap``, with a chain over the possible members."""
-    lifted = lift(cx, coll, env, ctl)
-    if lifted is not None:
-        inner, pctl, binds = lifted
-        lits, value = count(cx, coll, inner, pctl, cap)
-        return unlift(cx, binds, lits), value
-    return chain_count(cx, coll, env, ctl, lambda: [cx.member(coll, env, ctl, card_constant(cx.model, cid))
-                                                    for cid in domain_cards(cx, coll, env)], cap)
-
-
-def chain_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, conjunctions: Callable[[], list[list[Literal]]],
-                cap: int) -> Val:
-    """How many of the ``conjunctions`` hold, saturating at ``cap``: a chain (made once per
-    collection and context)."""
-    key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap)
-    if key not in cx.book.memo:
-        members = conjunctions()
-        params = context_params(cx, env, members)
-        step = cx.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
-        capped = cx.book.name("sat") if cap > 0 else None
-        if capped is not None:
-            with cx.book.group(f"table: y = min(x + 1, {cap})"):
-                for x in range(cap + 1):
-                    cx.book.add(rule(f(capped, num(x), num(min(x + 1, cap)))))
-        del step
-        prefix = cx.book.name("count", coll)
-        heads = [p for p, _ in params]
-        n, m = cx.fresh("n"), cx.fresh("n")
-        with cx.book.group(f"count (up to {cap}): {describe(coll)}", coll):
-            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
-            for i, lits in enumerate(members, start=1):
-                before = f(prefix, *heads, num(i - 1), n)
-                if capped is not None:
-                    cx.book.add(rule(f(prefix, *heads, num(i), m), [before] + lits + [f(capped, n, m)]))
-                cx.book.add(rule(f(prefix, *heads, num(i), n), [before] + cx.negate(lits, env, coll)))
-        cx.book.memo[key] = (prefix, len(members), heads)
-    prefix, last, heads = cx.book.memo[key]
-    v = cx.fresh("n")
-    return [f(prefix, *heads, num(last), v)], v
 
 
 def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
@@ -637,5 +485,6 @@ def _bind_card(card: Term) -> Any:
     return Fixed(card, "card")
 
 
-def _is_cards(node: Any) -> bool:
+def is_card_collection(node: Any) -> bool:
+    """Whether a (dereferenced) expression is a collection of cards the domains know."""
     return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var, Slice))

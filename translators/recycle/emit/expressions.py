@@ -28,7 +28,14 @@ from translators.recycle.analysis.integers import Interval
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import Ranges
-from translators.recycle.emit import cardsets, conditions, groups, pointmaps, values
+from translators.recycle.emit import (
+    cardsets,
+    conditions,
+    groups,
+    pointmaps,
+    sizes,
+    values,
+)
 from translators.recycle.emit.arith import Tables
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.ledger import Ledger
@@ -158,11 +165,11 @@ class Expressions:
 
     def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
         """``(size COLL) op k``."""
-        return cardsets.size_compare(self, coll, op, k, env, ctl)
+        return sizes.size_compare(self, coll, op, k, env, ctl)
 
     def size_value(self, coll: Any, env: Env, ctl: Ctl) -> Val:
         """``(size COLL)`` as a value."""
-        return cardsets.size_value(self, coll, env, ctl)
+        return sizes.size_value(self, coll, env, ctl)
 
     def sum_value(self, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
         """``(sum CARDS using P)``."""

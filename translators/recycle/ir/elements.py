@@ -86,12 +86,9 @@ def static_elements(model: GameModel, coll: Any, env: Env, where: Node) -> list[
             out.append((binding, [(test, real_env.bind("_E", binding))]))
         return out
     if isinstance(real, Partition):
-        key, _ = deref(real.key, real_env)
-        if not isinstance(key, Name) or isinstance(real.parts, tuple) and len(real.parts) != 1:
-            raise TranslationError(real, "`partition` needs a literal key and one collection")
-        source = real.parts[0] if isinstance(real.parts, tuple) else real.parts
+        key, source, values = partition_parts(model, real, real_env)
         groups: list[tuple[ir.Binding, list[tuple[Node, Env]]]] = []
-        for value in sorted({v for card in model.cards if (v := card.attr(key.text)) is not None}):
+        for value in values:
             card = Var("_P", kind="card", **at)
             same = Compare("==", CardAtt(key, card, **at), Name(value, **at), kind="str", **at)
             group = Alias(Filter(source, card, same, **at), real_env)
@@ -108,6 +105,15 @@ def static_elements(model: GameModel, coll: Any, env: Env, where: Node) -> list[
         if isinstance(bound, Fixed):
             raise TranslationError(where, "cannot iterate over a single value")
     return None
+
+
+def partition_parts(model: GameModel, coll: Partition, env: Env) -> tuple[Name, Any, list[str]]:
+    """The key, the card collection and the key's values (in order) of a ``partition``."""
+    key, _ = deref(coll.key, env)
+    if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
+        raise TranslationError(coll, "`partition` needs a literal key and one collection")
+    source = coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
+    return key, source, sorted({v for card in model.cards if (v := card.attr(key.text)) is not None})
 
 
 def static_literal(node: Any, env: Env) -> int | None:

@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 
 from ggp.gdl.terms import Variable
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.counted import counted_change
 from translators.recycle.ir.elements import (
     expression_kind,
+    partition_parts,
     static_elements,
     static_literal,
 )
@@ -38,8 +40,6 @@ from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name, num
 from translators.recycle.syntax.nodes import (
     ActionAgg,
-    And,
-    Arith,
     CardAt,
     CardAtt,
     CardLocation,
@@ -342,7 +342,7 @@ class Lowerer:
             return out
         kind = expression_kind(coll, coll_env)
         if kind == "cards":
-            counted = self.counted_change(node, env)
+            counted = counted_change(node, env, self.consumed)
             if counted is not None:
                 return self.item(counted, env, guards, fwd)
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
@@ -350,39 +350,6 @@ class Lowerer:
         if isinstance(coll, (Subsets, Runs)):
             return self.slot_groups(node, coll, coll_env, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
-
-    def counted_change(self, node: ActionAgg, env: Env) -> Node | None:
-        """``(all CARDS 'C [(COND)...] (inc|dec CELL K))`` with K fixed and CELL not the card's
-        (or a ``do`` of such changes only): each change made once, by K times the number of cards
-        of CARDS for which its conditions hold (the engine changes the cell once per card; a
-        parallel effect over the cards would change it once)."""
-        items = list(node.body.items) if isinstance(node.body, Do) else [node.body]
-        changes: list[Any] = [self.counted_one(node, item, env) for item in items]
-        if not changes or any(change is None for change in changes):
-            return None
-        return changes[0] if len(changes) == 1 else Do(tuple(changes), line=node.line, column=node.column)
-
-    def counted_one(self, node: ActionAgg, item: Any, env: Env) -> IntUpdate | None:
-        """One change of :meth:`counted_change`, or None when ``item`` is not one."""
-        body: Any = item
-        conds: list[Any] = []
-        while True:
-            if isinstance(body, Do) and len(body.items) == 1:
-                body = body.items[0]
-            elif isinstance(body, Conditional) and id(body) not in self.consumed:
-                conds.append(body.condition)
-                body = body.body
-            else:
-                break
-        if not isinstance(body, IntUpdate) or body.op == "set" or static_literal(body.value, env) is None:
-            return None
-        if any(isinstance(n, Var) and n.name == node.var.name for n in body.storage.walk()):
-            return None
-        at = {"line": body.line, "column": body.column}
-        cards: Any = node.collection
-        if conds:
-            cards = Filter(node.collection, node.var, conds[0] if len(conds) == 1 else And(tuple(conds), **at), **at)
-        return replace(body, value=Arith("*", body.value, Size(cards, **at), **at))
 
     def slot_groups(self, node: ActionAgg, coll: Any, coll_env: Env, env: Env,
                     guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
@@ -418,7 +385,7 @@ class Lowerer:
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` over ``(partition KEY CARDS)``: one group per value of KEY (non-empty groups)."""
-        key, source, values = self.partition_parts(coll, coll_env)
+        key, source, values = partition_parts(self.model, coll, coll_env)
         out: list[ir.Effect] = []
         for value in values:
             self.vars += 1
@@ -435,19 +402,10 @@ class Lowerer:
             out += got
         return out
 
-    def partition_parts(self, coll: Partition, coll_env: Env) -> tuple[Name, Any, list[str]]:
-        """The key, the card collection and the key's values of a ``partition``."""
-        key, _ = deref(coll.key, coll_env)
-        if not isinstance(key, Name) or isinstance(coll.parts, tuple) and len(coll.parts) != 1:
-            raise TranslationError(coll, "`partition` needs a literal key and one collection")
-        source = coll.parts[0] if isinstance(coll.parts, tuple) else coll.parts
-        values = sorted({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
-        return key, source, values
-
     def group_fork(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env, cid: str) -> tuple[Sym, Alias]:
         """A choice among the groups of ``(partition KEY CARDS)``: a fork over KEY's values,
         the group being the cards of CARDS with the value chosen (offered when not empty)."""
-        key, source, values = self.partition_parts(coll, coll_env)
+        key, source, values = partition_parts(self.model, coll, coll_env)
         at = {"line": coll.line, "column": coll.column}
         sym = self.new_sym("str", "name:" + ",".join(name(v).name for v in values),
                            Domain(NameList(tuple(values), **at), env, cid))

@@ -25,9 +25,11 @@ in play outside an action stays a located error.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
+from translators.recycle.ir.rewrite import map_children, map_part
+from translators.recycle.symbols.model import written_names
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardAtt,
@@ -76,7 +78,7 @@ def expand_names(game: Game) -> Game:
     to guarded copies (see the module doc)."""
     let_bound = frozenset(n.var.name for n in game.walk() if isinstance(n, Let))
     attributes = _attribute_values(game)
-    everything = sorted(_all_names(game) | {v for values in attributes.values() for v in values})
+    everything = sorted(written_names(game) | {v for values in attributes.values() for v in values})
 
     def values_of(expr: Any) -> list[str]:
         if isinstance(expr, CardAtt) and isinstance(expr.key, Name):
@@ -117,12 +119,7 @@ def expand_names(game: Game) -> Game:
         which = Filter(names, key, Compare("==", key, computed, kind="str", **at), **at)
         return SetOp("union", CardsAgg(which, key, replace(node, name=key), **at), **at)
 
-    def rewrite(node: Any) -> Any:
-        if isinstance(node, tuple):
-            items = tuple(rewrite(item) for item in node)
-            return node if all(a is b for a, b in zip(items, node)) else items
-        if not isinstance(node, Node):
-            return node
+    def rewrite(node: Node) -> Node:
         if isinstance(node, CardLocation) and isinstance(node.name, IntLit):
             return replace(node, name=Name(str(node.name.value), line=node.name.line, column=node.name.column))
         if isinstance(node, ACTIONS):
@@ -135,18 +132,10 @@ def expand_names(game: Game) -> Game:
             return node  # the top of a location named in play, outside an action: not rewritten
         elif isinstance(node, CardLocation) and _computed(node, let_bound):
             return cards_of(node)
-        changes = {}
-        for fld in fields(node):
-            if fld.name in ("line", "column", "source", "warnings"):
-                continue
-            value = getattr(node, fld.name)
-            new = rewrite(value)
-            if new is not value:
-                changes[fld.name] = new
-        return replace(node, **changes) if changes else node
+        return map_children(node, rewrite)
 
-    flow = rewrite(game.flow)
-    scoring = rewrite(game.scoring)
+    flow = map_part(game.flow, rewrite)
+    scoring: Any = rewrite(game.scoring)
     if flow is game.flow and scoring is game.scoring:
         return game
     return replace(game, flow=flow, scoring=scoring)
@@ -175,22 +164,9 @@ def _stable(expr: Any, let_bound: frozenset[str]) -> bool:
 
 def _substitute(node: Any, old: Any, new: Node) -> Any:
     """``node`` with the name expression ``old`` replaced by ``new`` where it names something."""
-    if isinstance(node, tuple):
-        return tuple(_substitute(item, old, new) for item in node)
-    if not isinstance(node, Node):
-        return node
-    changes = {}
-    for fld in fields(node):
-        if fld.name in ("line", "column", "source", "warnings"):
-            continue
-        value = getattr(node, fld.name)
-        if fld.name == "name" and isinstance(node, NAMED) and value == old:
-            changes[fld.name] = new
-            continue
-        replaced = _substitute(value, old, new)
-        if replaced is not value and replaced != value:
-            changes[fld.name] = replaced
-    return replace(node, **changes) if changes else node
+    if isinstance(node, NAMED) and node.name == old:
+        node = replace(node, name=new)  # type: ignore[arg-type]
+    return map_children(node, lambda child: _substitute(child, old, new))
 
 
 def _attribute_values(game: Game) -> dict[str, set[str]]:
@@ -203,17 +179,6 @@ def _attribute_values(game: Game) -> dict[str, set[str]]:
                 for key, value in card.items():
                     out.setdefault(key, set()).add(value)
     return out
-
-
-def _all_names(game: Game) -> set[str]:
-    """Every name the game's text writes."""
-    names: set[str] = set()
-    for node in game.walk():
-        if isinstance(node, Name):
-            names.add(node.text)
-        elif isinstance(node, NameList):
-            names.update(node.names)
-    return names
 
 
 __all__ = ["expand_names", "frozen_name"]

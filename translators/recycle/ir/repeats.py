@@ -22,9 +22,10 @@ analyses and rewrites again until ``K`` is stable (:func:`repeat_bounds`'s calle
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
+from translators.recycle.ir.rewrite import map_children, map_part
 from translators.recycle.syntax.nodes import (
     Compare,
     Conditional,
@@ -62,27 +63,13 @@ def expand_repeats(game: Game, bounds: Mapping[Site, int]) -> Game:
     ``bounds`` gives for its site (1 for a site it does not give)."""
     computed = _let_bound(game)
 
-    def rewrite(node: Any) -> Any:
-        if isinstance(node, tuple):
-            items = tuple(rewrite(item) for item in node)
-            return node if all(a is b for a, b in zip(items, node)) else items
-        if not isinstance(node, Node):
-            return node
-        changes = {}
-        for fld in fields(node):
-            if fld.name in ("line", "column", "source", "warnings"):
-                continue
-            value = getattr(node, fld.name)
-            new = rewrite(value)
-            if new is not value:
-                changes[fld.name] = new
-        if changes:
-            node = replace(node, **changes)
+    def rewrite(node: Node) -> Node:
+        node = map_children(node, rewrite)
         if isinstance(node, Repeat) and _is_computed(node.count, computed):
             return _guarded_copies(node, max(bounds.get((node.line, node.column), 1), 0))
         return node
 
-    flow = rewrite(game.flow)
+    flow = map_part(game.flow, rewrite)
     return game if flow is game.flow else replace(game, flow=flow)
 
 

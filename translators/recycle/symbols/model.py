@@ -200,6 +200,17 @@ def _decks(game: Game, declared: dict[str, Node]) -> Iterable[tuple[CreateDeck, 
             yield step, 1
 
 
+def written_names(game: Game) -> set[str]:
+    """Every NAME the game's text writes (in name lists too)."""
+    names: set[str] = set()
+    for node in game.walk():
+        if isinstance(node, Name):
+            names.add(node.text)
+        elif isinstance(node, NameList):
+            names.update(node.names)
+    return names
+
+
 def build_model(game: Game) -> GameModel:
     """The static model of a (resolved) game."""
     declared: dict[str, Node] = {d.var.name: d.value for d in game.declarations}
@@ -256,12 +267,7 @@ def build_model(game: Game) -> GameModel:
                                            "constant of the rules and a fluent of every state)")
                 model.cards.append(Card(f"c{count}", tuple(attrs.items()), home))
     model.locations = sorted(locations)
-    names: set[str] = set()
-    for node in game.walk():
-        if isinstance(node, Name):
-            names.add(node.text)
-        elif isinstance(node, NameList):
-            names.update(node.names)
+    names = written_names(game)
     for card in model.cards:
         for key, value in card.attrs:
             names.update((key, value))
@@ -276,4 +282,4 @@ def build_model(game: Game) -> GameModel:
     return model
 
 
-__all__ = ["Card", "GameModel", "Location", "OwnerKind", "build_model", "owner_kind"]
+__all__ = ["Card", "GameModel", "Location", "OwnerKind", "build_model", "owner_kind", "written_names"]

@@ -1,0 +1,38 @@
+"""Rewriting a syntax tree: a node with its children mapped, unchanged parts shared."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields, replace
+from typing import Any
+
+from translators.recycle.syntax.nodes import Node
+
+#: Fields of a node that are not parts of the program.
+NOT_CHILDREN = frozenset({"line", "column", "source", "warnings"})
+
+
+def map_children(node: Node, child: Callable[[Any], Any]) -> Node:
+    """``node`` with ``child`` applied to each of its parts (each item of a tuple of parts); the
+    node itself when nothing changes."""
+    changes = {}
+    for fld in fields(node):
+        if fld.name in NOT_CHILDREN:
+            continue
+        value = getattr(node, fld.name)
+        new = map_part(value, child)
+        if new is not value:
+            changes[fld.name] = new
+    return replace(node, **changes) if changes else node
+
+
+def map_part(value: Any, child: Callable[[Any], Any]) -> Any:
+    """``child`` of a part, or of each item of a tuple of parts (the tuple itself when no item
+    changes); other values as they are."""
+    if isinstance(value, tuple):
+        items = tuple(map_part(item, child) for item in value)
+        return value if all(a is b for a, b in zip(items, value)) else items
+    return child(value) if isinstance(value, Node) else value
+
+
+__all__ = ["NOT_CHILDREN", "map_children", "map_part"]
