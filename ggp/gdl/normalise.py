@@ -12,6 +12,10 @@ meaning is clear and the slip was repaired, an error where it is not. Repairs:
   which is how a top-down (Prolog) reference manager reads such a rule.
 * An unsafe variable that occurs only in one negated atom: read as "there is no such value", by
   moving the atom into a new relation ``REL__existsN`` of the atom's other variables.
+* An unsafe variable of the head inside a term ``(f ... ?v ...)`` of the head, where ``f`` of that
+  arity is also a relation of the game given by ground facts alone (``(legal random (deal (lead ?p)))`` beside the facts
+  ``(lead player1)``, ``(lead player2)``): read as ranging over that relation, by adding the term
+  to the body as a literal (the smallest such term).
 * ``base``, ``input`` and ``percept`` declarations with unsafe variables: dropped (they are not
   needed to play; the reasoner then works the domains out itself).
 
@@ -221,6 +225,20 @@ class _Demand:
         return out
 
 
+def _tables(rules: list[Rule]) -> dict[Relation, str]:
+    """The relations (not GDL keywords) defined by ground facts alone, with where their first
+    fact is ("line N"), for messages."""
+    out: dict[Relation, str] = {}
+    ruled: set[Relation] = set()
+    for rule in rules:
+        rel = sentence_name(rule.head)
+        if rule.body or any(True for _ in rule.head.variables()):
+            ruled.add(rel)
+        elif rel[0] not in KEYWORDS and rel not in out:
+            out[rel] = f"line {rule.loc.line}" if rule.loc else "a fact"
+    return {rel: where for rel, where in out.items() if rel not in ruled}
+
+
 def _occurrence_literals(rule: Rule, var: Variable) -> list[int]:
     return [k for k, lit in enumerate(rule.body) if var in set(lit.variables())]
 
@@ -232,6 +250,23 @@ class _Repairer:
         self.names = names
         self.problems = problems
         self.extra: list[Rule] = []
+        self.tables = _tables(rules)
+
+    def _typing_term(self, head: Term, var: Variable) -> Function | None:
+        """The smallest proper subterm of ``head`` holding ``var`` that names a table of facts of the game."""
+        found: Function | None = None
+
+        def walk(term: Term, top: bool) -> None:
+            nonlocal found
+            if not isinstance(term, Function) or var not in set(term.variables()):
+                return
+            for arg in term.args:
+                walk(arg, False)
+            if found is None and not top and sentence_name(term) in self.tables:
+                found = term
+
+        walk(head, True)
+        return found
 
     @property
     def demand(self) -> _Demand:
@@ -265,10 +300,22 @@ class _Repairer:
                         break
         added = [self.demand.demand_literal(rel, i, head_args[i], rule.loc) for i in chosen]
         covered = {v for lit in added for v in lit.variables()}
+        typed_vars: set[Variable] = set()
+        for u in unsafe:
+            if u.kind != "head" or u.variable in covered or u.variable in typed_vars:
+                continue
+            typed = self._typing_term(rule.head, u.variable)
+            if typed is not None:
+                added.append(typed)
+                typed_vars |= set(typed.variables())
+                self.warn(rule, u, f"read as ranging over the facts {typed} ({self.tables[sentence_name(typed)]}), "
+                          "whose relation the term names")
         repaired = Rule(rule.head, tuple(added) + rule.body, rule.loc)
         exists: dict[int, list[Variable]] = defaultdict(list)
         failed = False
         for u in unsafe:
+            if u.variable in typed_vars - covered:
+                continue
             if u.variable in covered:
                 if any(lit.name == "role" and u.variable in set(lit.variables()) for lit in added):
                     how = f"read as ranging over the roles, since a game manager asks ({rel[0]} ROLE ...) of each role"

@@ -86,8 +86,8 @@ def test_bad_file_never_loads_silently(path: Path) -> None:
 #: Documented defects (../shared/corpus/SOURCES.md): problems that must be reported, and whether
 #: the game is still playable. Each entry: (line, column, is_error, message fragment).
 DEFECTS: dict[str, tuple[bool, list[tuple[int, int, bool, str]]]] = {
-    "oneCardGame.gdl": (False, [
-        (26, 38, True, "unsafe variable ?player in the head (legal random (leadanddeal (lead ?player)"),
+    "oneCardGame.gdl": (True, [
+        (26, 38, False, "read as ranging over the facts (lead ?player) (line 175)"),
         (65, 12, False, "unsafe variable ?player in (distinct ?player ?notplayer)"),
         (59, 30, False, "unsafe variable ?somevalue in (not (true (card taloncard1 ?somevalue)))"),
     ]),
@@ -300,6 +300,26 @@ def test_unsatisfiable_negated_distinct_drops_the_rule() -> None:
     repaired, warnings = prepare(game)
     assert "can never hold" in warnings[0].message
     assert "never" not in repaired.to_kif()
+
+
+def test_free_move_variable_ranges_over_the_facts_its_term_names() -> None:
+    """A move ``(mark (row ?r))`` with ``?r`` bound by nothing, beside the facts ``(row 1)``,
+    ``(row 2)``: the move ranges over those facts (a warning naming them)."""
+    game = parse_kif(SKELETON + "(row 1) (row 2)\n(<= (legal white (mark (row ?r))) (true s))\n")
+    repaired, warnings = prepare(game)
+    assert len(warnings) == 1 and "read as ranging over the facts (row ?r) (line 8)" in warnings[0].message
+    assert (warnings[0].location.line, warnings[0].location.column) == (9, 29)
+    machine = make_machine(repaired, "oracle")
+    moves = machine.legal_moves(machine.initial_state(), machine.roles[0])
+    assert sorted(map(str, moves)) == ["(mark (row 1))", "(mark (row 2))", "noop"]
+
+
+def test_free_move_variable_is_an_error_when_the_relation_has_rules() -> None:
+    """Only a table of ground facts gives a free variable its values: a relation defined by rules
+    (here one that could recurse into the move) does not."""
+    game = parse_kif(SKELETON + "(row 1) (<= (row ?x) (true (cell ?x b)))\n(<= (legal white (mark (row ?r))) (true s))\n")
+    errors = [p for p in validate(game) if p.is_error]
+    assert len(errors) == 1 and "the moves it allows are not defined" in errors[0].message
 
 
 # --- the pieces -------------------------------------------------------------------------------

@@ -42,7 +42,6 @@ EVERY = sorted(
     [f"gdl/{p.name}" for p in (SHARED / "corpus" / "gdl").glob("*") if p.suffix in (".kif", ".gdl")]
     + [f"gdl2/{p.name}" for p in (SHARED / "corpus" / "gdl2").glob("*") if p.suffix in (".kif", ".gdl")]
 )
-NOT_PLAYABLE = {"gdl2/oneCardGame.gdl", "gdl2/unsw_ConnectThreeDecompositionII.gdl"}  # validation errors
 TOO_LARGE = {"gdl2/small_dominion.gdl", "gdl2/unsw_twogenerals.gdl"}
 HEAVY = {"gdl/ggporg_kalaha_2009.kif", "gdl2/unsw_BattleshipsFog.gdl", "gdl2/unsw_blackjack.gdl", "gdl2/mastermind.gdl",
          "agram.rcy", "euchre.rcy", "santase.rcy"}
@@ -83,7 +82,7 @@ def test_recursion_in_state_and_moves_agrees_with_the_oracle() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in EVERY if n not in NOT_PLAYABLE | TOO_LARGE] + RULESHEET_FILES)
+@pytest.mark.parametrize("name", [n for n in EVERY if n not in TOO_LARGE] + RULESHEET_FILES)
 def test_every_game_against_the_oracle(name: str) -> None:
     count = 5 if name in HEAVY else 30  # the oracle takes seconds per state on these
     report = cross_check(_game(name), count, seed=11, reasoner="compiled", max_seconds=300)

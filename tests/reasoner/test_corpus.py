@@ -22,7 +22,7 @@ from tests.conftest import shared_path
 
 QUICK = [
     "gdl/ggporg_maze.kif", "gdl/ggporg_nim1.kif", "gdl/ggporg_roshambo2.kif", "gdl/ggporg_ticTacToe.kif",
-    "gdl2/guessSix.gdl", "gdl2/kriegTTT_4x4.gdl", "gdl2/kuleuven_ii_meier.gdl", "gdl2/montyhall.gdl",
+    "gdl2/guessSix.gdl", "gdl2/kriegTTT_4x4.gdl", "gdl2/kuleuven_ii_meier.gdl", "gdl2/montyhall.gdl", "gdl2/oneCardGame.gdl",
     "gdl2/unsw_BankerAndThief.gdl", "gdl2/unsw_MontyHall.gdl", "gdl2/unsw_rockpaperscissors.gdl",
 ]
 SLOW = [
@@ -37,7 +37,6 @@ SLOWEST = ["gdl/ggporg_kalaha_2009.kif", "gdl2/unsw_BattleshipsFog.gdl", "gdl2/u
 # Relaxed reachability of these is unbounded or enormous (nested acks; a 90-step counter with
 # cubic deal moves): the fast reasoner gives up and the oracle plays them.
 TOO_LARGE = ["gdl2/small_dominion.gdl", "gdl2/unsw_twogenerals.gdl"]
-# Not playable (validation errors, see docs/validation.md): oneCardGame, ConnectThreeDecompositionII.
 
 
 def _check(name: str, count: int) -> None:

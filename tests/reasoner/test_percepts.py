@@ -33,8 +33,7 @@ QUICK = [GDL2 / f"{name}.gdl" for name in (
 )] + [RULESHEETS / "kuhn.rcy", RULESHEETS / "agram.rcy", RULESHEETS / "blind_tictactoe.kif"]
 # Seconds to build each (100,000 to 435,000 ground rules): only the slow run checks them.
 SLOW = [GDL2 / f"{name}.gdl" for name in ("mastermind", "unsw_BattleshipsFog", "unsw_blackjack")]
-# small_dominion and twogenerals do not ground (the oracle plays them); oneCardGame and
-# ConnectThreeDecompositionII do not validate.
+# small_dominion and twogenerals do not ground (the oracle plays them).
 
 
 @cache
