@@ -92,7 +92,7 @@ REPLAY_EXACT = (
     "CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
     "Enchere3 EnchereOriginale3 Euchre4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 NinetyEight2 NinetyEight3 "
-    "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
+    "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Pitch4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
     "ShastaSam2 SpotHearts4 StealingBundles2 StealingBundles3 StealingBundles4 Sueca4").split()
 
 

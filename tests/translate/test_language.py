@@ -291,6 +291,21 @@ def test_integers_in_the_millions_are_kept_in_digits_and_compared_on_them() -> N
     assert scores(bonus, 3) == {(1, 1)}
 
 
+def test_a_conditional_block_whose_first_action_is_skipped_still_runs_the_rest() -> None:
+    """The block's condition holds; its first action's own condition does not: the later
+    actions still run (Pitch4's failed bid of 5: the translation lost the -5, the condition
+    being kept for the later steps only by the step that was skipped)."""
+    body = ("(stage player (end (== (game sto T) 1))\n"
+            "  (choice ((do ((set (game sto ON) 1) (set (game sto T) 1)))\n"
+            "           (do ((set (game sto ON) 2) (set (game sto T) 1))))))\n"
+            "(do (((> (game sto ON) 0)\n"
+            "      (do (((== (game sto ON) 2) (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "           (set ((0 player) sto SCORE) (+ 3 (size (game vloc PILE))))\n"
+            "           (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "           (set ((1 player) sto SCORE) (size (game vloc PILE))))))))")
+    assert scores(game(body), games=12) == {(3, 1), (4, 2)}
+
+
 def test_a_change_for_every_card_of_a_collection_counts_every_card() -> None:
     # the engine adds once per card; a parallel effect over the cards would add once in all
     deal = "(do ((shuffle (game iloc STOCK)) (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"

@@ -132,7 +132,7 @@ def _run(game: Game) -> Translation:
     for block in plan.blocks.values():
         for batch in block:
             emitter.batch(batch)
-    control.build()
+    control.build(frozenset(key[1] for key in comp.ledger.temps if key[0] == "flag"))
     warnings = emit_choices(comp, control, emitter, plan, game.source or "<recycle>")
     if chance:
         emit_chance(comp)

@@ -69,6 +69,7 @@ class Control:
         self.next_of: dict[str, str] = {}
         self.cont_of: dict[str, tuple[str, int]] = {}
         self.guard_batch: dict[int, str] = {}
+        self.flagged: frozenset[int] = frozenset()
         #: Each node of the resolution trees (a numbered proposition) and each seat source (a
         #: numbered relation of one argument): its family and key, for
         #: :func:`~translators.recycle.rulebook.steps.fold_steps`.
@@ -182,8 +183,10 @@ class Control:
 
     # -- resolution trees -----------------------------------------------------------------------
 
-    def build(self) -> None:
-        """Resolution rules for every resume point."""
+    def build(self, flagged: frozenset[int] = frozenset()) -> None:
+        """Resolution rules for every resume point. ``flagged``: the guards whose value later
+        steps read from a ``(flag gK)`` fluent written by the step of the guard's anchor."""
+        self.flagged = flagged
         start = self.cont_name("s0", 0)
         self.book.add(rule(f("init", f("pc", c(start)))))
         names = list(self.resume)
@@ -297,7 +300,7 @@ class Control:
         A chain of skipped batches is followed in a loop, not by recursion: it can be long."""
         while True:
             batch = self.batch_by_id[batch_id]
-            common = self.common_guards(batch)
+            common = self.skipping_guards(batch)
             if not common:
                 self.leaf(parent, self.points[batch_id], sigma, live)
                 return
@@ -324,6 +327,18 @@ class Control:
                 self.walk(no, stage, index, sigma, live, depth)
                 return
             parent, batch_id = no, following
+
+    def skipping_guards(self, batch: Batch) -> list[ir.Guard]:
+        """The guards whose failure skips a batch: those every effect is under, but only as far
+        out as the guards the batch writes a flag for. A batch that writes ``(flag gK)`` for
+        later steps runs (and writes it) whenever gK and the guards around it hold, even if a
+        guard further in fails for all its own effects."""
+        common = self.common_guards(batch)
+        for guard in (g for e in batch.effects for g in e.guards):
+            if guard.id in self.flagged and self.guard_batch.get(guard.anchor) == batch.id:
+                outer = self.program.effects[guard.anchor].guards
+                common = [g for g in common if g in outer[: outer.index(guard) + 1]]
+        return common
 
     def common_guards(self, batch: Batch) -> list[ir.Guard]:
         """The guards every effect of a batch is under."""
