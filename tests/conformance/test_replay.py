@@ -45,6 +45,27 @@ def test_kuhn_replays_exactly_matched_by_name(runner: Path) -> None:
     assert all(sum(r.scores.values()) == 0 for r in results)
 
 
+#: Identical cards in the stock and in the hands: drawing a ONE and playing a ONE move the same
+#: kind of card (LAMA's pattern), so only where a card comes from tells the two options apart.
+SAME_CARDS = """\
+(game
+ (setup (create players 2)
+  (repeat 4 (create deck (game iloc STOCK) (deck (NUMBER (ONE, TWO))))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_an_option_is_found_by_where_its_card_comes_from(runner: Path, tmp_path: Path) -> None:
+    results = replay_all(write(tmp_path, "same.rcy", SAME_CARDS), games=4, seed=3)
+    assert all(r.agrees for r in results), [str(m) for r in results for m in r.mismatches]
+    assert sum(r.decisions for r in results) > 12
+
+
 def test_a_different_game_is_caught(runner: Path, tmp_path: Path) -> None:
     # The translation of a variant whose players may also stop by passing: three options where the engine had two.
     variant = DRAW.replace("((== ((current player) sto DONE) 1) (turn pass))",
@@ -90,8 +111,9 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
 REPLAY_EXACT = (
     "Agram2 Agram3 Agram4 Agram5 BlackLady4 BlackMaria4 Blackjack2 BottleImp3 BottleImp4 "
     "CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
-    "Enchere3 EnchereOriginale3 Euchre4 Hearts3 "
-    "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 NinetyEight2 NinetyEight3 "
+    "Enchere3 EnchereOriginale3 Euchre4 GolfSix2 Hearts3 "
+    "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 LAMA2 LAMA3 LAMA4 LAMA5 LAMA6 "
+    "LAMAFull2 LAMAFull3 LAMAFull4 LAMAFull5 LAMAFull6 NinetyEight2 NinetyEight3 "
     "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Pitch4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
     "ShastaSam2 SpotHearts4 StealingBundles2 StealingBundles3 StealingBundles4 Sueca4").split()
 

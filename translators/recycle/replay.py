@@ -139,7 +139,8 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                         places_differ = True  # once: after it, every place that follows differs too
                         result.mismatches.append(Mismatch(decision.index, differ))
                 preview = _previewer(machine, state, legals, index)
-                found = _decide(decision, index, legal, names, result, preview)
+                found = _decide(decision, index, legal, names, result, preview, _card_places(state),
+                                translation.option_places)
                 if found is None:
                     return result
                 move = found
@@ -282,21 +283,37 @@ def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
     return out
 
 
+#: At most this many steps in which every role waits are followed after a previewed move.
+PREVIEW_STEPS = 64
+
+
 def _previewer(machine: StateMachine, state: State, legals: list[list[Term]], seat: int) -> Callable[[Term], State] | None:
-    """The state after the deciding role's move when every other role can only wait, else None."""
+    """The state after the deciding role's move when every other role can only wait, else None;
+    the steps that follow in which every role waits (an option's effects run after the step
+    that records the choice) are taken too."""
     if any(i != seat and legal != [NOOP] for i, legal in enumerate(legals)):
         return None
+    roles = list(machine.roles)
+    waits = tuple(NOOP for _ in roles)
 
     def after(move: Term) -> State:
-        return machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))
+        now = machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))
+        for _ in range(PREVIEW_STEPS):
+            if machine.is_terminal(now) or any(list(machine.legal_moves(now, r)) != [NOOP] for r in roles):
+                break
+            now = machine.next_state(now, waits)
+        return now
     return after
 
 
 def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
-            result: ReplayResult, preview: Callable[[Term], State] | None = None) -> Term | None:
+            result: ReplayResult, preview: Callable[[Term], State] | None = None,
+            places: dict[str, set[tuple[str, str, str]]] | None = None,
+            option_places: dict[str, int] | None = None) -> Term | None:
     """The translation's move for the engine's ``decision`` (None, recording why, when the two
-    part): the move naming what the chosen option moves or sets; else, when the others wait, the
-    move after which the most of the option's effects are seen; else the same position."""
+    part): when the others wait, the move after which the most of the option's effects are seen
+    (a card moved from the engine's source to its target, a value set), if one move has the
+    most; else the move naming what the chosen option moves or sets; else the same position."""
     if decision.seat != seat:
         result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
                                                           f"the translation's player{seat}"))
@@ -307,26 +324,26 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
                                                           f"{len(legal)}: {[str(m) for m in legal]}"))
     result.decisions += 1
     chosen = decision.options[decision.chosen]
-    words = _words(chosen, names)
-    overlap = {m: len(words & _move_words(m)) for m in legal}
+    candidates = legal
+    if preview is not None:
+        seen = {m: _effects_seen(chosen, preview(m), names, places) for m in legal}
+        top = max(seen.values(), default=0)
+        candidates = [m for m in legal if seen[m] == top] if top > 0 else legal
+        if len(candidates) == 1:
+            result.by_content += 1
+            return candidates[0]
+    words = _words(chosen, names, places)
+    overlap = {m: len(words & _move_words(m)) for m in candidates}
     best = max(overlap.values(), default=0)
-    matching = [m for m in legal if best > 0 and overlap[m] == best]
+    matching = [m for m in candidates if best > 0 and overlap[m] == best]
     if len(matching) == 1 or (matching and len({_canonical(m, names) for m in matching}) == 1):
         # One move, or moves that differ only in which of two identical cards they name.
         result.by_content += 1
         return matching[0]
-    if preview is not None:
-        candidates = matching or legal
-        seen = {m: _effects_seen(chosen, preview(m), names) for m in candidates}
-        top = max(seen.values(), default=0)
-        hits = [m for m in candidates if top > 0 and seen[m] == top]
-        if len(hits) == 1:
-            result.by_content += 1
-            return hits[0]
     if decision.count == len(legal):
         # Same number of options, and content cannot tell them apart: the same position among
         # the options, the translation's sorted by choice index, then by name.
-        return sorted(legal, key=_order)[decision.chosen]
+        return sorted(legal, key=lambda m: _order(m, option_places or {}))[decision.chosen]
     result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
                                                       f"choice {chosen!r}"))
     return None
@@ -338,8 +355,11 @@ def _canonical(move: Term, names: dict[frozenset[tuple[str, str]], set[str]]) ->
     return " ".join(key_of.get(w, w) for w in str(move).replace("(", " ( ").replace(")", " ) ").split())
 
 
-def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, str]], set[str]]) -> int:
-    """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``."""
+def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, str]], set[str]],
+                  before: dict[str, set[tuple[str, str, str]]] | None = None) -> int:
+    """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``;
+    with the card places ``before`` the move, a card counts only if it came from the engine's
+    source place."""
     fluents = {str(f) for f in state.fluents}
     places = _card_places(state)
     seen = 0
@@ -347,8 +367,11 @@ def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, st
         m = _MOVE_PLACES.match(action)
         if m:
             card = engine_card_key(m.group(1))
+            source = _place(m.group(2), m.group(3), m.group(4))
             target = _place(m.group(5), m.group(6), m.group(7))
             cards = names.get(card, set()) if card is not None else set()
+            if before is not None:
+                cards = {c for c in cards if source in before.get(c, ())}
             seen += any(target in places.get(c, ()) for c in cards)
             continue
         s = _SET_FULL.match(action)
@@ -359,15 +382,23 @@ def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, st
     return seen
 
 
-def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> set[str]:
+def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]],
+           places: dict[str, set[tuple[str, str, str]]] | None = None) -> set[str]:
     """What identifies an engine option: the cards its moves move and the values its
-    assignments set, in lower case."""
+    assignments set, in lower case. With the translation's card ``places``, a moved card is
+    one of the identical cards at the place the engine moved it from (drawing a SIX from the
+    stock is not playing a SIX from the hand)."""
     out: set[str] = set()
     for action in option.split("; "):
         m = _MOVE.match(action)
         if m:
             key = engine_card_key(m.group(1))
-            out |= names.get(key, set()) if key is not None else set()
+            cards = names.get(key, set()) if key is not None else set()
+            full = _MOVE_PLACES.match(action)
+            if places is not None and full is not None:
+                source = _place(full.group(2), full.group(3), full.group(4))
+                cards = {c for c in cards if source in places.get(c, ())} or cards
+            out |= cards
             continue
         s = _SET.match(action)
         if s:
@@ -387,8 +418,11 @@ def _move_words(move: Term) -> set[str]:
     return set()
 
 
-def _order(move: Term) -> tuple[int, str]:
+def _order(move: Term, option_places: dict[str, int]) -> tuple[int, str]:
+    """A move's option's place in its choice (``(choose K ...)``'s ``K``, a named move's
+    recorded place), then its text."""
     if isinstance(move, Function) and move.name == "choose" and move.args and str(move.args[0]).isdigit():
         return int(str(move.args[0])), str(move)
-    return -1, str(move)
+    name = move.name if isinstance(move, (Constant, Function)) else ""
+    return option_places.get(name, -1), str(move)
 

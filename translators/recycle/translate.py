@@ -24,7 +24,7 @@ from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
-from translators.recycle.analysis.moves import move_names
+from translators.recycle.analysis.moves import move_names, option_places
 from translators.recycle.analysis.order import order_facts, peeked
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
@@ -126,7 +126,8 @@ def _run(game: Game) -> Translation:
     model, program = comp.model, comp.program
     control = Control(model, program, book, plan, comp.cond)
     control.register()
-    emitter = EffectEmitter(comp, comp.batch_of, plan.batch_order, plan.option_first, move_names(program))
+    names = move_names(program)
+    emitter = EffectEmitter(comp, comp.batch_of, plan.batch_order, plan.option_first, names)
     chance = has_chance(comp, game)
     emit_header(book, model, chance)
     for block in plan.blocks.values():
@@ -162,7 +163,8 @@ def _run(game: Game) -> Translation:
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))
     steps = {point.id: point.kind for point in control.points.values()}
-    return Translation(description, kif, model, steps, dict(book.lines), warnings, time.perf_counter() - start)
+    return Translation(description, kif, model, steps, dict(book.lines), warnings, time.perf_counter() - start,
+                       option_places(names))
 
 
 def _banner(game: Game, model: GameModel, description: GameDescription, warnings: list[Problem]) -> str:

@@ -20,6 +20,8 @@ class Translation:
     lines: dict[str, int]
     warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
+    #: Per named move (``bet``, ``discard``; not ``(choose K ...)``), its option's place in its choice.
+    option_places: dict[str, int] = field(default_factory=dict)
 
     @property
     def has_chance(self) -> bool:

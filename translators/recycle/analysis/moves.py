@@ -47,6 +47,16 @@ def move_names(program: ir.Program) -> dict[tuple[str, int], MoveName]:
     return out
 
 
+def option_places(names: dict[tuple[str, int], MoveName]) -> dict[str, int]:
+    """Per move name, the place of its option in its choice (names used at different places
+    in different choices are left out)."""
+    places: dict[str, set[int]] = {}
+    for (_, index), name in names.items():
+        if name is not None:
+            places.setdefault(name, set()).add(index)
+    return {name: next(iter(found)) for name, found in places.items() if len(found) == 1}
+
+
 def _candidates(option: ir.Option) -> list[str]:
     """Names for an option, best first."""
     words = _set_words(option)
