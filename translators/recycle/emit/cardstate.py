@@ -124,7 +124,8 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     if linked:
         D = Variable("d")
         with book.group("linked locations (their bottom card is read): each card knows the card under it"):
-            for place in sorted(linked):
+            for place in sorted(linked - heapy):
+                # (a heap's cards are in no order: links are made only among cards put on it)
                 made = model.cards_at_start(place)
                 for below, above in pairwise(made):
                     book.add(rule(f("init", f("under", loc(place), card_constant(model, above.id),
