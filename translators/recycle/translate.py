@@ -26,7 +26,7 @@ from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
 from translators.recycle.analysis.moves import move_names
 from translators.recycle.analysis.crowding import crowded_piles
-from translators.recycle.analysis.order import bulk_targets, loose_piles, order_facts, peeked
+from translators.recycle.analysis.order import bulk_targets, loose_piles, order_facts, peeked, spliced_piles
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import integer_ranges
@@ -142,7 +142,8 @@ def _run(game: Game) -> Translation:
         emit_chance(comp)
     emit_storage(comp)
     emit_turns(book, comp.tables, control, plan, bool(program.choices))
-    emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked)
+    emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked,
+                    spliced_piles(program, model, comp.domains) & comp.linked)
     emitter.emit_temps(plan.batches, plan.blocks)
     emit_ending(comp, bool(program.choices))
     emit_percepts(book, model, emitter)

@@ -106,6 +106,23 @@ def loose_piles(program: ir.Program, model: GameModel, domains: CardDomains,
     return {place for place in ordered & into & out if place.vis != "mem" and place not in linked}
 
 
+def spliced_piles(program: ir.Program, model: GameModel, domains: CardDomains) -> set[Location]:
+    """The piles a card can leave from between others (not as their top or bottom card): the
+    only ones whose ``under`` links must be joined over the gap it leaves."""
+    access = AccessAnalysis(model, domains, set(), set())
+    out: set[Location] = set()
+    for effect in program.effects.values():
+        if isinstance(effect, ir.MoveCard):
+            card, card_env = deref(effect.card, effect.env)
+            if isinstance(card, CardAt) and card.position in ("top", "bottom") \
+                    and isinstance(deref(card.cards, card_env)[0], CardLocation):
+                continue
+            out.update(access.card_source(effect.card, effect.env))
+        elif isinstance(effect, ir.BulkMove) and not isinstance(deref(effect.source, effect.env)[0], CardLocation):
+            out.update(access.card_source_coll(effect.source, effect.env))
+    return out
+
+
 def bulk_targets(program: ir.Program, model: GameModel) -> set[Location]:
     """The piles whole collections of cards are moved onto."""
     return {place for effect in program.effects.values() if isinstance(effect, ir.BulkMove)
@@ -153,5 +170,5 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
     return ordered, heapy
 
 
-__all__ = ["bulk_targets", "loose_piles", "order_classes", "order_facts", "peeked", "program_expressions",
+__all__ = ["bulk_targets", "loose_piles", "spliced_piles", "order_classes", "order_facts", "peeked", "program_expressions",
            "walk_with_env"]
