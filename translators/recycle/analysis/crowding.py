@@ -17,10 +17,10 @@ Conditions are evaluated in three values (sizes of the family's piles compared w
 guard runs its effects or not (decided once for all the effects it guards), a choice may take
 any option not known to be illegal, and stage loops are iterated to a fixpoint. Every run of the
 game is among the runs explored: a pile never found read while its top is unknown and its order
-lost is one whose known top is all the program observes. A family whose exploration exceeds the
-budget (:data:`WORK_LIMIT`, :data:`STATE_LIMIT`: deterministic, so the same file gives the same
-rules everywhere) keeps its known top only, as before: a read of a lost order then still ends the
-game visibly with ``(failed order)``.
+lost is one whose known top is all the program observes. A family whose exploration exceeds
+the budget (:data:`WORK_LIMIT`, :data:`GAME_WORK_LIMIT`, :data:`STATE_LIMIT`: deterministic, so
+the same file gives the same rules everywhere) keeps its known top only, as before: a read of a
+lost order then still ends the game visibly with ``(failed order)``.
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ from translators.recycle.translation_error import TranslationError
 
 #: Abstract states explored per family at most (past this its piles count as crowded).
 STATE_LIMIT = 20_000
-#: Effects applied per family at most (past this its piles count as crowded): the analysis
-#: stays within seconds and gives the same answer on every machine.
-WORK_LIMIT = 40_000
+#: Effects applied per family at most, and per game (past these a family keeps its known top
+#: only): the analysis stays within about two seconds and gives the same answer on every machine.
+WORK_LIMIT = 10_000
+GAME_WORK_LIMIT = 30_000
 #: The abstract count standing for "two cards or more".
 MANY = 2
 
@@ -79,19 +80,23 @@ def crowded_piles(program: ir.Program, model: GameModel, domains: CardDomains,
     for pile in sorted(piles):
         families.setdefault(pile.name, []).append(pile)
     out: set[Location] = set()
+    spent = 0
     for family in families.values():
-        explorer = _Explorer(program, model, domains, family, heapy)
+        explorer = _Explorer(program, model, domains, family, heapy,
+                             min(WORK_LIMIT, GAME_WORK_LIMIT - spent))
         try:
             out |= explorer.run()
         except _TooLarge:
-            continue  # past the budget: the family keeps its known top only (module doc)
+            pass  # past the budget: the family keeps its known top only (module doc)
+        spent += explorer.work
     return out
 
 
 class _Explorer:
     def __init__(self, program: ir.Program, model: GameModel, domains: CardDomains,
-                 family: list[Location], heapy: set[Location]):
+                 family: list[Location], heapy: set[Location], budget: int = WORK_LIMIT):
         self.program = program
+        self.budget = budget
         self.model = model
         self.access = AccessAnalysis(model, domains, set(), set())
         self.family = family
@@ -230,7 +235,7 @@ class _Explorer:
             after: set[tuple[State, frozenset[tuple[int, bool]]]] = set()
             for state, decided in work:
                 self.work += 1
-                if self.work > WORK_LIMIT:
+                if self.work > self.budget:
                     raise _TooLarge
                 branches = [(True, decided)]
                 for guard in effect.guards:
@@ -486,4 +491,4 @@ def _stage_effects(items: list[ir.Item]) -> Iterable[ir.Effect]:
             yield from _stage_effects(item.body)
 
 
-__all__ = ["STATE_LIMIT", "WORK_LIMIT", "crowded_piles"]
+__all__ = ["GAME_WORK_LIMIT", "STATE_LIMIT", "WORK_LIMIT", "crowded_piles"]
