@@ -123,3 +123,13 @@ REPLAY_EXACT = (
 def test_corpus_game_replays_exactly(runner: Path, name: str) -> None:
     results = replay_all(shared_path("corpus", "recycle", f"{name}.rcy"), games=3, seed=1)
     assert all(r.agrees for r in results), [str(m) for r in results for m in r.mismatches]
+
+
+def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> None:
+    # a discard pile filled card by card and drawn from again and again: its whole order is kept
+    # (was ``(failed order)`` once it held two cards and its top was drawn twice)
+    from tests.translate.test_language import RUMMY
+
+    results = replay_all(write(tmp_path, "rummy.rcy", RUMMY), games=8, seed=5)
+    assert [str(m) for r in results for m in r.mismatches] == []
+    assert all(r.agrees for r in results)

@@ -119,16 +119,57 @@ def test_a_deck_never_shuffled_deals_in_the_order_its_cards_were_made() -> None:
     assert scores(game(f"{points} {deal} {DRAW}", scoring=score)) == {(11, 1)}
 
 
-def test_taking_from_a_pile_whose_order_is_not_kept_fails_visibly() -> None:
-    # three cards put on a hand one by one, then taken from its top in turn: the order under the
-    # top is not kept, and the game says so (``(failed order)``) instead of playing on wrongly
-    text = game("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK))"
-                " (top ('P iloc HAND)))))))"
-                " (stage player (end (== (size ((current player) iloc HAND)) 0))"
-                " (choice ((move (top ((current player) iloc HAND)) (top ((current player) vloc DONE))))))")
-    translation = compile_game(parse_recycle(text, "language.rcy"))
-    machine = make_machine(translation.description, "fast")
-    assert {play(machine, translation.description, random.Random(seed)).ending for seed in range(3)} == {"order"}
+#: Every card its own power of two (ONE RED 1, ONE BLACK 2, TWO RED 4 ... THREE BLACK 32): a
+#: hand's sum names its cards.
+POWERS = ("(set (game points VALUE) (((RANK : ONE) (SUIT : RED) 1) ((RANK : ONE) (SUIT : BLACK) 2)"
+          " ((RANK : TWO) (SUIT : RED) 4) ((RANK : TWO) (SUIT : BLACK) 8)"
+          " ((RANK : THREE) (SUIT : RED) 16) ((RANK : THREE) (SUIT : BLACK) 32)))")
+SUMS = "(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"
+
+
+def test_a_discard_pile_filled_card_by_card_is_drawn_from_in_order() -> None:
+    # five cards put on a discard pile one by one (bottom to top: 3B 3R 2B 2R 1B), then drawn
+    # from its top in turn: the first player gets 1B 2B 3B (2 + 8 + 32), the second 2R 3R
+    # (4 + 16); then the first draws the stock's last card (1R)
+    body = (f"(do ({POWERS} (repeat 5 (move (top (game iloc STOCK)) (top (game vloc DISCARD))))))"
+            " (stage player (end (== (size (game vloc DISCARD)) 0))"
+            " (choice ((move (top (game vloc DISCARD)) (top ((current player) iloc HAND))))))")
+    assert scores(game(f"{body} {DRAW}", scoring=SUMS)) == {(43, 20)}
+
+
+def test_a_pile_filled_at_both_ends_is_taken_from_both_ends_in_order() -> None:
+    # 3B on top, 3R under, 2B on top, 2R under, 1B on top: 2R 3R 3B 2B 1B; then the first player
+    # takes the top when the hands are even, the second the bottom: 1B, 2R, 2B, 3R, 3B
+    pile, stock = "(game vloc DISCARD)", "(top (game iloc STOCK))"
+    even = "(== (size ((0 player) iloc HAND)) (size ((1 player) iloc HAND)))"
+    body = (f"(do ({POWERS} (move {stock} (top {pile})) (move {stock} (bottom {pile}))"
+            f" (move {stock} (top {pile})) (move {stock} (bottom {pile})) (move {stock} (top {pile}))))"
+            f" (stage player (end (== (size {pile}) 0)) (choice ("
+            f"({even} (move (top {pile}) (top ((current player) iloc HAND))))"
+            f" ((not {even}) (move (bottom {pile}) (top ((current player) iloc HAND)))))))")
+    assert scores(game(body, scoring=SUMS)) == {(42, 20)}
+
+
+#: A Rummy-like game: each turn a player discards a card of their hand or draws the discard
+#: pile's top, then draws from the stock; the discard pile gets several cards deep and its top
+#: is drawn again and again.
+RUMMY = game("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)"
+             " ((RANK : FOUR) 4) ((RANK : FIVE) 5) ((RANK : SIX) 6)))"
+             " (shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+             " (stage player (end (== (size (game iloc STOCK)) 0))"
+             " (choice ((any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD)))"
+             " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))"
+             " ((> (size (game vloc DISCARD)) 0) (do ((move (top (game vloc DISCARD)) (top ((current player) iloc HAND)))"
+             " (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))))))",
+             deck="(deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX)) (SUIT (RED, BLACK)))",
+             scoring="(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))")
+
+
+def test_a_rummy_discard_pile_plays_to_the_end() -> None:
+    # (was ``(failed order)`` once the pile held two cards and its top was drawn twice)
+    runs = playouts(RUMMY, games=20)
+    # eight cards left in the stock, one drawn a turn
+    assert {p.decisions for p in runs} == {8}
 
 
 # -- collections of groups, sizes of any collection ---------------------------------------------

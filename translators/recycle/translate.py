@@ -24,8 +24,9 @@ from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
+from translators.recycle.analysis.crowding import crowded_piles
 from translators.recycle.analysis.moves import move_names, option_places
-from translators.recycle.analysis.order import order_facts, peeked
+from translators.recycle.analysis.order import bulk_targets, loose_piles, order_facts, peeked, spliced_piles
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import integer_ranges
@@ -110,10 +111,13 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     ordered, heapy, linked = order_facts(program, model, domains)
     if linked & heapy:
         raise TranslationError(game, "the bottom card of a shuffled pile cannot be read")
+    # piles filled card by card whose top can be read where only their known top is kept
+    linked |= crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
     wide = Wide(book, ranges.wide)
     plan = plan_steps(program, AccessAnalysis(model, domains, ordered, heapy, frozenset(wide.families)))
     comp = Expressions(model, program, book, domains, pointmaps, ranges, wide, (ordered, heapy, linked), plan.batch_of)
     comp.peeked = peeked(program, model) & heapy
+    comp.unkept = linked & bulk_targets(program, model)
     return comp, plan
 
 
@@ -139,7 +143,8 @@ def _run(game: Game) -> Translation:
         emit_chance(comp)
     emit_storage(comp)
     emit_turns(book, comp.tables, control, plan, bool(program.choices))
-    emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked)
+    emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked,
+                    spliced_piles(program, model, comp.domains) & comp.linked)
     emitter.emit_temps(plan.batches, plan.blocks)
     emit_ending(comp, bool(program.choices))
     emit_percepts(book, model, emitter)

@@ -41,7 +41,7 @@ def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple
     yield model.game.scoring.value, Env()
 
 
-def _walk_with_env(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:
+def walk_with_env(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:
     stack = [(node, env)]
     seen: set[int] = set()
     while stack:
@@ -67,7 +67,7 @@ def order_facts(program: ir.Program, model: GameModel,
     tops: set[Location] = set()
     bottoms: set[Location] = set()
     for expr, env in program_expressions(program, model):
-        for node, node_env in _walk_with_env(expr, env):
+        for node, node_env in walk_with_env(expr, env):
             if isinstance(node, CardAt) and node.position in ("top", "bottom"):
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation):
@@ -92,12 +92,49 @@ def order_facts(program: ir.Program, model: GameModel,
     return ordered, heapy, bottoms | dealt_in_order
 
 
+def loose_piles(program: ir.Program, model: GameModel, domains: CardDomains,
+                ordered: set[Location], linked: set[Location]) -> set[Location]:
+    """The ordered piles (not memories, their order not kept whole) onto which single cards are
+    put and from which single cards leave: where the known top alone may not be enough."""
+    access = AccessAnalysis(model, domains, set(), set())
+    into: set[Location] = set()
+    out: set[Location] = set()
+    for effect in program.effects.values():
+        if isinstance(effect, ir.MoveCard):
+            into.update(concrete(effect.target, effect.env, model))
+            out.update(access.card_source(effect.card, effect.env))
+    return {place for place in ordered & into & out if place.vis != "mem" and place not in linked}
+
+
+def spliced_piles(program: ir.Program, model: GameModel, domains: CardDomains) -> set[Location]:
+    """The piles a card can leave from between others (not as their top or bottom card): the
+    only ones whose ``under`` links must be joined over the gap it leaves."""
+    access = AccessAnalysis(model, domains, set(), set())
+    out: set[Location] = set()
+    for effect in program.effects.values():
+        if isinstance(effect, ir.MoveCard):
+            card, card_env = deref(effect.card, effect.env)
+            if isinstance(card, CardAt) and card.position in ("top", "bottom") \
+                    and isinstance(deref(card.cards, card_env)[0], CardLocation):
+                continue
+            out.update(access.card_source(effect.card, effect.env))
+        elif isinstance(effect, ir.BulkMove) and not isinstance(deref(effect.source, effect.env)[0], CardLocation):
+            out.update(access.card_source_coll(effect.source, effect.env))
+    return out
+
+
+def bulk_targets(program: ir.Program, model: GameModel) -> set[Location]:
+    """The piles whole collections of cards are moved onto."""
+    return {place for effect in program.effects.values() if isinstance(effect, ir.BulkMove)
+            for place in concrete(effect.target, effect.env, model)}
+
+
 def peeked(program: ir.Program, model: GameModel) -> set[Location]:
     """The piles whose top is read other than to move it (a card turned up and left in place)."""
     moved = {id(effect.card) for effect in program.effects.values() if isinstance(effect, ir.MoveCard)}
     out: set[Location] = set()
     for expr, env in program_expressions(program, model):
-        for node, node_env in _walk_with_env(expr, env):
+        for node, node_env in walk_with_env(expr, env):
             if isinstance(node, CardAt) and node.position == "top" and id(node) not in moved:
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation):
@@ -133,4 +170,5 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
     return ordered, heapy
 
 
-__all__ = ["order_classes", "order_facts", "peeked", "program_expressions"]
+__all__ = ["bulk_targets", "loose_piles", "spliced_piles", "order_classes", "order_facts", "peeked", "program_expressions",
+           "walk_with_env"]

@@ -353,9 +353,9 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     v = cx.fresh("c")
     known = lits + [true(f("ontop", loc, v))]
     places = concrete(real, real_env, cx.model)
-    if ctl.batch is not None and any(p not in cx.linked for p in places):
-        # a pile whose order is not kept, read where its top is not known: the game fails
-        # visibly (the order of piles is kept where the program takes cards from them in turn)
+    if ctl.batch is not None and any(p not in cx.linked or p in cx.unkept for p in places):
+        # a pile whose order is not kept (or lost by a bulk move onto it), read where its top is
+        # not known: the game fails visibly (see docs/translation.md, the order of piles)
         guards = cx.ledger.current_guards or [f("at_step", c(ctl.batch))]
         failure = ("order", guards + lits + [f("lostread", loc)])
         if failure not in cx.ledger.failures:

@@ -46,8 +46,10 @@ MEMORY_CAP = 16
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
-                    ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset()) -> None:
-    """The card fluents' initial values, their frame and update rules."""
+                    ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset(),
+                    spliced: AbstractSet[Location] = frozenset()) -> None:
+    """The card fluents' initial values, their frame and update rules (``spliced``: the linked
+    piles a card can leave from between others)."""
     C, L, F, T, X = (Variable(n) for n in ("c", "l", "f", "t", "x"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):
         for item in model.cards:
@@ -123,8 +125,9 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(nxt(f("lost", L)), f("bulkfrom", F, L), Not(f("heaptop", F))))
     if linked:
         D = Variable("d")
-        with book.group("linked locations (their bottom card is read): each card knows the card under it"):
-            for place in sorted(linked):
+        with book.group("linked locations (their whole order kept): each card knows the card under it"):
+            for place in sorted(linked - heapy):
+                # (a heap's cards are in no order: links are made only among cards put on it)
                 made = model.cards_at_start(place)
                 for below, above in pairwise(made):
                     book.add(rule(f("init", f("under", loc(place), card_constant(model, above.id),
@@ -132,8 +135,13 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(f("hasunder", L, C), true(f("under", L, C, D))))
             book.add(rule(f("bottomcard", L, C), f("linked", L), true(f("at", C, L)), Not(f("hasunder", L, C))))
             book.add(rule(nxt(f("under", L, C, X)), f("push", L, C), f("linked", L), true(f("ontop", L, X))))
-            book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, C)), f("leave", L, C),
-                          true(f("under", L, C, D))))
+            if spliced:
+                # a card leaving from between two others: the one above lies on the one below
+                # (triples of cards: only for the piles where it can happen)
+                for place in sorted(spliced):
+                    book.add(rule(f("spliced", loc(place))))
+                book.add(rule(nxt(f("under", L, X, D)), f("spliced", L), true(f("under", L, X, C)), f("leave", L, C),
+                              true(f("under", L, C, D))))
             book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, D)), Not(f("leave", L, X)),
                           Not(f("leave", L, D))))
             book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),

@@ -97,6 +97,7 @@ class Expressions:
         self.wide = wide
         self.ordered, self.heapy, self.linked = order
         self.peeked: set[Location] = set()
+        self.unkept: set[Location] = set()
         self.batch_of = batch_of
         self.fresh = Fresh()
         self.tables = Tables(book)
