@@ -347,6 +347,17 @@ def test_a_conditional_block_whose_first_action_is_skipped_still_runs_the_rest()
     assert scores(game(body), games=12) == {(3, 1), (4, 2)}
 
 
+def test_the_top_of_a_pile_after_its_top_card_was_taken_is_the_card_under_it() -> None:
+    """Three cards put on a pile, then its top taken twice in one block: two cards, one in each
+    hand (the second move took the card the first had moved again, leaving a hand empty)."""
+    body = ("(do ((shuffle (game iloc STOCK))\n"
+            "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc DISCARD))))\n"
+            "     (move (top (game vloc DISCARD)) (top ((0 player) iloc HAND)))\n"
+            "     (set ((0 player) sto SCORE) 1)\n"
+            "     (move (top (game vloc DISCARD)) (top ((1 player) iloc HAND)))))")
+    assert scores(game(body, scoring=HAND), games=4) == {(1, 1)}
+
+
 def test_a_change_for_every_card_of_a_collection_counts_every_card() -> None:
     # the engine adds once per card; a parallel effect over the cards would add once in all
     deal = "(do ((shuffle (game iloc STOCK)) (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"

@@ -235,6 +235,7 @@ class Lowerer:
             card = self.forward(node.source, env, fwd, guards)
             effect = self.effect(ir.MoveCard, node, env, guards, card=card, target=target, end=end)
             self.invalidate(fwd, target, env)
+            self.invalidate_moved(fwd, node.source, env)
             key = self.key(target, env)
             if key is not None and end == "top":
                 fwd[key] = (effect.id, guards)
@@ -542,6 +543,21 @@ class Lowerer:
         if isinstance(real, CardLocation) and isinstance(real.name, Name):
             for key in [k for k in fwd if k[0] == real.visibility and k[1] == real.name.text]:
                 del fwd[key]
+        else:
+            fwd.clear()
+
+    def invalidate_moved(self, fwd: Forwards, card: Any, env: Env) -> None:
+        """Forget forwarded tops of the locations a moved card may leave (every location when
+        that cannot be told): the card under it is that location's top now."""
+        real, real_env = deref(card, env)
+        binding = real_env.get(real.name) if isinstance(real, Var) else None
+        if isinstance(real, CardAt):
+            self.invalidate(fwd, real.cards, real_env)
+        elif isinstance(binding, ir.Sym) and binding.domain is not None:
+            collection, coll_env = deref(binding.domain.collection, binding.domain.env)
+            while isinstance(collection, Filter):  # the cards come from the filtered collection
+                collection, coll_env = deref(collection.collection, coll_env)
+            self.invalidate_source(fwd, collection, coll_env)
         else:
             fwd.clear()
 
