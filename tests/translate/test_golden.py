@@ -62,8 +62,8 @@ def test_dealing_from_a_shuffled_pile_is_random_drawing() -> None:
                "(<= frame_stock_step (true (pc b1_2)))",
                "(<= (frame_stock_moving ?m1) frame_stock_step (topcard (loc game iloc stock) ?m1) "
                "(true (at ?m1 (loc game iloc stock))))",
-               "(<= (next (at ?c ?l)) frame_stock_step (true (at ?c ?l)) (not (frame_stock_moving ?c)))",
-               "(<= (next (at ?c ?l)) (true (at ?c ?l)) (not frame_stock_step))")
+               "(<= (moving ?c) frame_stock_step (frame_stock_moving ?c))",
+               "(<= (next (at ?c ?l)) (true (at ?c ?l)) (not (moving ?c)))")
 
 
 def test_a_card_moved_out_of_sight_is_seen_as_hidden() -> None:
@@ -155,9 +155,9 @@ def test_the_choice_counter_is_three_digits() -> None:
     body = "(stage player (end (== (game str DONE) YES)) (choice ((set (game str DONE) YES))))"
     assert_has(game(body),
                "(init (choices 0 0 0))",
-               "(<= (next (choices ?a ?b ?c2)) (true (choices ?a ?b ?c)) (at_step k1) (succ ?c ?c2) (distinct ?c 9) "
+               "(<= (next (choices ?a ?b ?c2)) (at_step k1) (true (choices ?a ?b ?c)) (succ ?c ?c2) (distinct ?c 9) "
                "(distinct ?a 5))",
-               "(<= (next (choices ?a ?b2 0)) (true (choices ?a ?b 9)) (at_step k1) (succ ?b ?b2) (distinct ?b 9) "
+               "(<= (next (choices ?a ?b2 0)) (at_step k1) (true (choices ?a ?b 9)) (succ ?b ?b2) (distinct ?b 9) "
                "(distinct ?a 5))",
                "(<= terminal (at_step k1) (true (choices 5 0 0)))")
 
