@@ -131,6 +131,9 @@ def test_left_recursion_gets_its_binding_literals_first() -> None:
     rules = kif_rules("(t 1) (s 0 1) (<= (s 1 ?n) (s 0 ?n)) " + kept + " (<= (r ?y) (succ ?x ?y) (r ?x))")
     assert kept in out(no_left_recursion([("", rules)]))
     assert "(<= (r ?y) (succ ?x ?y) (r ?x))" in out(no_left_recursion([("", rules)]))
+    # a rule that only calls itself says nothing, and a top-down prover would never leave it
+    rules = kif_rules("(succ 0 1) (<= (r ?y) (succ ?x ?y)) (<= (r ?y) (r ?y))")
+    assert out(no_left_recursion([("", rules)])) == ["(succ 0 1)", "(<= (r ?y) (succ ?x ?y))"]
 
 
 FRAME = """(<= (at_step b1) (true (pc b1))) (<= (at_step b2) (true (pc b2)))
