@@ -168,6 +168,9 @@ def test_a_step_reached_only_from_its_own_resume_point_is_guarded_by_pc() -> Non
     assert "(<= (move 0 ?c (loc stock) (loc hand)) (true (pc b1)) (topcard ?c))" in got
     assert "(<= (move 1 ?c (loc hand) (loc trick)) (at_step k1) (does p (play ?c)))" in got  # two rules: kept
     assert "(<= (at_step b1) (true (pc b1)))" in got  # the step itself stays readable
+    # a rule for every step point: (at_step b1) has two rules then
+    anywhere = kif_rules(FRAME + " (<= (at_step ?k) (true (pc ?k)) (true (halt)))")
+    assert "(<= (move 0 ?c (loc stock) (loc hand)) (at_step b1) (topcard ?c))" in out(pc_guards([("", anywhere)]))
     # the step guard goes first in every body
     late = kif_rules("(<= (at_step k1) (true (pc s1))) (<= (at_step k1) (true (pc s2))) (<= part (true (x)))"
                      " (<= (npc s2) part (at_step k1) (rseat ?p))")

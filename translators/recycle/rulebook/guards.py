@@ -33,8 +33,10 @@ def pc_guards(groups: list[Group]) -> list[Group]:
             if r.head.name == STEP and isinstance(r.head, Function) and len(r.head.args) == 1:
                 defs.setdefault(r.head.args[0], []).append(r)
     simple: dict[Function, Function] = {}
+    if any(not isinstance(step, Constant) for step in defs):
+        defs = {}  # a rule for any step point: no step has a single rule
     for step, rs in defs.items():
-        if not isinstance(step, Constant) or len(rs) != 1:
+        if len(rs) != 1:
             continue
         pc = Function("true", (Function("pc", (step,)),))
         if rs[0].body == (pc,):
