@@ -9,6 +9,8 @@ from tests.conftest import RULESHEETS
 from translators.recycle import parse_recycle, parse_recycle_file
 from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.moves import move_names
+from translators.recycle.rulebook.frame import frame_by_step
+from translators.recycle.rulebook.guards import pc_guards
 from translators.recycle.rulebook.inline import inline
 from translators.recycle.rulebook.merge import merge
 from translators.recycle.rulebook.names import node_words, rename, stage_words, word_names
@@ -129,6 +131,50 @@ def test_left_recursion_gets_its_binding_literals_first() -> None:
     rules = kif_rules("(t 1) (s 0 1) (<= (s 1 ?n) (s 0 ?n)) " + kept + " (<= (r ?y) (succ ?x ?y) (r ?x))")
     assert kept in out(no_left_recursion([("", rules)]))
     assert "(<= (r ?y) (succ ?x ?y) (r ?x))" in out(no_left_recursion([("", rules)]))
+    # a rule that only calls itself says nothing, and a top-down prover would never leave it
+    rules = kif_rules("(succ 0 1) (<= (r ?y) (succ ?x ?y)) (<= (r ?y) (r ?y))")
+    assert out(no_left_recursion([("", rules)])) == ["(succ 0 1)", "(<= (r ?y) (succ ?x ?y))"]
+
+
+FRAME = """(<= (at_step b1) (true (pc b1))) (<= (at_step b2) (true (pc b2)))
+ (<= (at_step k1) (true (pc s1)) (not over)) (<= (at_step k1) (true (pc s2)))
+ (<= (move 0 ?c (loc stock) (loc hand)) (at_step b1) (topcard ?c))
+ (<= (move 0 ?c (loc stock) (loc pile)) (at_step b2) (topcard ?c))
+ (<= (move 1 ?c (loc hand) (loc trick)) (at_step k1) (does p (play ?c)))
+ (<= (moving ?c) (move ?i ?c ?f ?t))
+ (<= (next (at ?c ?t)) (move ?i ?c ?f ?t))
+ (<= (next (at ?c ?l)) (true (at ?c ?l)) (not (moving ?c)))"""
+
+
+def test_the_card_frame_is_written_per_kind_of_step() -> None:
+    got = out(frame_by_step([("", kif_rules(FRAME))]))
+    # the two deal steps move cards alike: one guard, one mover without the step, one frame rule
+    assert "(<= frame_1_step (at_step b1))" in got and "(<= frame_1_step (at_step b2))" in got
+    assert "(<= (frame_1_moving ?m1) frame_1_step (topcard ?m1))" in got
+    assert "(<= (frame_2_moving ?m1) frame_2_step (does p (play ?m1)))" in got
+    # moving: one short rule per kind of step, no longer read off every move rule
+    assert [r for r in got if r.startswith("(<= (moving")] == [
+        "(<= (moving ?c) frame_1_step (frame_1_moving ?c))", "(<= (moving ?c) frame_2_step (frame_2_moving ?c))"]
+    assert "(<= (next (at ?c ?l)) (true (at ?c ?l)) (not (moving ?c)))" in got
+    # a move outside any step point, or moving read elsewhere: left as it is
+    free = FRAME + " (<= (move 2 ?c (loc hand) (loc pile)) (does p (drop ?c)))"
+    assert out(frame_by_step([("", kif_rules(free))])) == out([("", kif_rules(free))])
+    read = FRAME + " (<= busy (moving ?c))"
+    assert out(frame_by_step([("", kif_rules(read))])) == out([("", kif_rules(read))])
+
+
+def test_a_step_reached_only_from_its_own_resume_point_is_guarded_by_pc() -> None:
+    got = out(pc_guards([("", kif_rules(FRAME))]))
+    assert "(<= (move 0 ?c (loc stock) (loc hand)) (true (pc b1)) (topcard ?c))" in got
+    assert "(<= (move 1 ?c (loc hand) (loc trick)) (at_step k1) (does p (play ?c)))" in got  # two rules: kept
+    assert "(<= (at_step b1) (true (pc b1)))" in got  # the step itself stays readable
+    # a rule for every step point: (at_step b1) has two rules then
+    anywhere = kif_rules(FRAME + " (<= (at_step ?k) (true (pc ?k)) (true (halt)))")
+    assert "(<= (move 0 ?c (loc stock) (loc hand)) (at_step b1) (topcard ?c))" in out(pc_guards([("", anywhere)]))
+    # the step guard goes first in every body
+    late = kif_rules("(<= (at_step k1) (true (pc s1))) (<= (at_step k1) (true (pc s2))) (<= part (true (x)))"
+                     " (<= (npc s2) part (at_step k1) (rseat ?p))")
+    assert out(pc_guards([("", late)]))[-1] == "(<= (npc s2) (at_step k1) part (rseat ?p))"
 
 
 def test_control_nodes_fold_into_relations_keyed_by_where_they_are() -> None:

@@ -55,6 +55,8 @@ from translators.recycle.ir.repeats import (
     expand_repeats,
 )
 from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.rulebook.frame import frame_by_step
+from translators.recycle.rulebook.guards import pc_guards
 from translators.recycle.rulebook.inline import inline, without_repeats
 from translators.recycle.rulebook.merge import merge
 from translators.recycle.rulebook.names import (
@@ -160,11 +162,13 @@ def _run(game: Game) -> Translation:
     words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
     nodes = {name: (family, tuple(words.get(k, k) for k in key)) for name, (family, key) in control.keys.items()}
     book.groups = fold_steps(book.groups, nodes | comp.tables.keys())
+    book.groups = frame_by_step(book.groups)
     staged = {f"{base}_{sid}": f"{base}_{word}" for base in STAGED for sid, word in words.items()}
     hints = {name: node_words(node) for name, node in book.nodes.items()}
     book.groups = without_repeats(rename(book.groups, word_names(book.groups, staged, hints)))
     book.groups = fold_by_owner(book.groups, keep=KEPT)
     book.groups = no_left_recursion(book.groups)
+    book.groups = pc_guards(book.groups)
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))
     steps = {point.id: point.kind for point in control.points.values()}

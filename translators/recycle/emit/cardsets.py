@@ -7,8 +7,10 @@
   largest constant it is compared with. Sums of points chain the same way.
 - The top of an ordered location is the fluent ``(ontop LOC C)``; when a shuffled pile's top is
   a random card of the heap, a step that takes it lets ``random`` choose (``(draw C)``).
-- ``max``/``min`` find the best value with a chain over the possible point values; ties are
-  broken by ``random`` (``(pick C)``), as the documentation says.
+- ``max``/``min`` find the best value by comparing the members' scores through a static table
+  of the scores the point map can give (``(max_N_above V W)``: W is better), or with a chain
+  over the integers when there are more than :data:`ORDER_LIMIT` of them; ties are broken by
+  ``random`` (``(pick C)``), as the documentation says.
 """
 
 from __future__ import annotations
@@ -60,6 +62,10 @@ from translators.recycle.syntax.nodes import (
     Var,
 )
 from translators.recycle.translation_error import TranslationError
+
+#: ``(max|min CARDS using P)`` compares the members' scores through a table of the scores P can
+#: give when they are at most this many (a ladder over the integers otherwise).
+ORDER_LIMIT = 64
 
 #: A seat parameter of a lifted chain: ("bind", literals reading the seat, the seat, the parameter).
 SeatBind = tuple[str, list[Literal], Term, Variable]
@@ -409,22 +415,38 @@ def extreme_parts(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[
         plits, pts = cx.points(node.points, env, ctl, card)
         params = context_params(cx, env, [member, plits])
         heads = [p for p, _ in params]
-        values = [value for value in by_value]
-        cx.tables.cover((min(values, default=0), max(values, default=0)))
+        values = sorted(by_value)
         v, w = cx.fresh("n"), cx.fresh("n")
-
-        def better(low: Term, high: Term) -> Literal:
-            """``high`` is the next value better than ``low``."""
-            return f("succ", low, high) if node.which == "max" else f("succ", high, low)
-
         reach, beyond, best = f"{prefix}_reach", f"{prefix}_beyond", f"{prefix}_value"
-        with cx.book.group(f"{node.which}: {describe(node)} (reach: a member scores at least this well; "
-                           "value: the best score)", node):
-            cx.book.add(rule(f(reach, *heads, pts), member + plits))
-            cx.book.add(rule(f(reach, *heads, v), f(reach, *heads, w), better(v, w)))
-            cx.book.add(rule(f(beyond, *heads, v), better(v, w), f(reach, *heads, w)))
-            cx.book.add(rule(f(best, *heads, v), f(reach, *heads, v), Not(f(beyond, *heads, v))))
-            cx.book.add(rule(f(f"{prefix}_tied", *heads, card), member + plits + [f(best, *heads, pts)]))
+        if len(values) <= ORDER_LIMIT:
+            # the members' scores compared pairwise through a small static table of the scores
+            # they can have: a top-down prover reads each member's score once, where a ladder
+            # over the integers calls every rung with every member
+            above = f"{prefix}_above"
+            with cx.book.group(f"{node.which}: {describe(node)} (reach: a member scores this; above: the "
+                               "second score is better; value: the best score)", node):
+                cx.book.add(rule(f(reach, *heads, pts), member + plits))
+                cx.book.add(rule(f(beyond, *heads, v), f(reach, *heads, v), f(reach, *heads, w), f(above, v, w)))
+                cx.book.add(rule(f(best, *heads, v), f(reach, *heads, v), Not(f(beyond, *heads, v))))
+                cx.book.add(rule(f(f"{prefix}_tied", *heads, card), member + plits + [f(best, *heads, pts)]))
+                ranked = values if node.which == "max" else values[::-1]
+                for i, low in enumerate(ranked):
+                    for high in ranked[i + 1:]:
+                        cx.book.add(rule(f(above, num(low), num(high))))
+        else:
+            cx.tables.cover((min(values, default=0), max(values, default=0)))
+
+            def better(low: Term, high: Term) -> Literal:
+                """``high`` is the next value better than ``low``."""
+                return f("succ", low, high) if node.which == "max" else f("succ", high, low)
+
+            with cx.book.group(f"{node.which}: {describe(node)} (reach: a member scores at least this well; "
+                               "value: the best score)", node):
+                cx.book.add(rule(f(reach, *heads, pts), member + plits))
+                cx.book.add(rule(f(reach, *heads, v), f(reach, *heads, w), better(v, w)))
+                cx.book.add(rule(f(beyond, *heads, v), better(v, w), f(reach, *heads, w)))
+                cx.book.add(rule(f(best, *heads, v), f(reach, *heads, v), Not(f(beyond, *heads, v))))
+                cx.book.add(rule(f(f"{prefix}_tied", *heads, card), member + plits + [f(best, *heads, pts)]))
         cx.book.memo[key] = (prefix, heads, params)
     prefix, heads, params = cx.book.memo[key]
     v = cx.fresh("n")

@@ -8,7 +8,9 @@ literal reads a relation of its own recursive component, the positive literals o
 relations first (in their order), so that they bind the recursive call's arguments:
 ``(<= (pot_range ?y) (succ ?x ?y) (pot_range ?x) (distinct ?x 1))``. A chain whose call names another constant position of the
 head (``(sum_hand 2 ?n) <= (sum_hand 1 ?m) ...``) is left as written: the call cannot reach its
-own rule. The meaning of the rules is unchanged.
+own rule. A rule whose body is its head, ``(<= (plus ?x ?y ?z) (plus ?x ?y ?z))`` (what merging
+a table defined by ``plus`` into ``plus`` leaves), says nothing and is dropped: the prover would
+call it for ever. The meaning of the rules is unchanged.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def no_left_recursion(groups: list[Group]) -> list[Group]:
         return groups
     out: list[Group] = []
     for comment, rules in groups:
-        out.append((comment, [_reordered(r, component) for r in rules]))
+        out.append((comment, [_reordered(r, component) for r in rules if r.body != (r.head,)]))
     return out
 
 
