@@ -287,27 +287,29 @@ def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
 PREVIEW_STEPS = 64
 
 
-def _previewer(machine: StateMachine, state: State, legals: list[list[Term]], seat: int) -> Callable[[Term], State] | None:
-    """The state after the deciding role's move when every other role can only wait, else None;
-    the steps that follow in which every role waits (an option's effects run after the step
-    that records the choice) are taken too."""
+def _previewer(machine: StateMachine, state: State, legals: list[list[Term]],
+               seat: int) -> Callable[[Term], list[State]] | None:
+    """The states after the deciding role's move when every other role can only wait, else
+    None: the next state and those of the steps that follow in which every role waits (an
+    option's effects run after the step that records the choice)."""
     if any(i != seat and legal != [NOOP] for i, legal in enumerate(legals)):
         return None
     roles = list(machine.roles)
     waits = tuple(NOOP for _ in roles)
 
-    def after(move: Term) -> State:
-        now = machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))
+    def after(move: Term) -> list[State]:
+        states = [machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))]
         for _ in range(PREVIEW_STEPS):
+            now = states[-1]
             if machine.is_terminal(now) or any(list(machine.legal_moves(now, r)) != [NOOP] for r in roles):
                 break
-            now = machine.next_state(now, waits)
-        return now
+            states.append(machine.next_state(now, waits))
+        return states
     return after
 
 
 def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
-            result: ReplayResult, preview: Callable[[Term], State] | None = None,
+            result: ReplayResult, preview: Callable[[Term], list[State]] | None = None,
             places: dict[str, set[tuple[str, str, str]]] | None = None,
             option_places: dict[str, int] | None = None) -> Term | None:
     """The translation's move for the engine's ``decision`` (None, recording why, when the two
@@ -326,7 +328,7 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     chosen = decision.options[decision.chosen]
     candidates = legal
     if preview is not None:
-        seen = {m: _effects_seen(chosen, preview(m), names, places) for m in legal}
+        seen = {m: max(_effects_seen(chosen, s, names, places) for s in preview(m)) for m in legal}
         top = max(seen.values(), default=0)
         candidates = [m for m in legal if seen[m] == top] if top > 0 else legal
         if len(candidates) == 1:
