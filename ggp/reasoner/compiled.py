@@ -227,8 +227,8 @@ class CompiledMachine(GroundMachine):
         result: dict[Constant, int] = {}
         for role, values in zip(self.roles, self._native.goals(self._state(state).bits)):
             if len(values) > 1:
-                raise ReasonerError(f"role {role} has several goal values: {sorted(values)}")
-            if values:
+                result[role] = self._goal_order().value(state.fluents, role, values)
+            elif values:
                 result[role] = values[0]
         return result
 
@@ -283,12 +283,16 @@ class CompiledMachine(GroundMachine):
     def playout_totals(self, state: State, rng: random.Random, count: int, max_steps: int) -> PlayoutTotals:
         """``count`` random playouts from ``state`` in one native call, summed."""
         direct = type(rng) is random.Random and draws_directly(self._native)
+        snapshot = rng.getstate()
         status, steps, unfinished, sums, counts, several = self._native.playouts(
             self._state(state).bits, rng, count, max_steps, direct)
         if status == -2:
             raise ReasonerError("a role has no legal move in a non-terminal state")
         if several >= 0:
-            raise ReasonerError(f"role {self.roles[several]} has several goal values at the end of a playout")
+            # A role with several goal values at an end: the same playouts again, one by one,
+            # each end's goals read as the GameController reads them (the first rule that holds).
+            rng.setstate(snapshot)
+            return super().playout_totals(state, rng, count, max_steps)
         return PlayoutTotals(count, steps, unfinished,
                              {role: s for role, s, c in zip(self.roles, sums, counts) if c},
                              {role: c for role, c in zip(self.roles, counts) if c})

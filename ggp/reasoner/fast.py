@@ -291,6 +291,14 @@ class GroundMachine(StateMachine):
 
         return self._derived(f"percept_moves{r}", dict, compute)
 
+    def _goal_order(self) -> GoalOrder:
+        """The reading of several goal values for one role (made when first needed)."""
+        from ggp.reasoner.goal_order import GoalOrder
+
+        if self._order is None:
+            self._order = GoalOrder(self.description)
+        return self._order
+
 
 class FastMachine(GroundMachine):
     """A state machine evaluating the ground network with generated straight-line Python.
@@ -380,14 +388,6 @@ class FastMachine(GroundMachine):
             elif values:
                 result[role] = values[0]
         return result
-
-    def _goal_order(self) -> GoalOrder:
-        """The reading of several goal values for one role (made when first needed)."""
-        from ggp.reasoner.goal_order import GoalOrder
-
-        if self._order is None:
-            self._order = GoalOrder(self.description)
-        return self._order
 
     def next_state(self, state: State, joint: Sequence[Term]) -> State:
         """The successor state."""

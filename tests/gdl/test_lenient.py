@@ -65,7 +65,7 @@ def test_unbounded_recursion_stops_with_a_located_error() -> None:
         make_machine(description, "oracle").initial_state()
 
 
-@pytest.mark.parametrize("reasoner", ["fast", "oracle"])
+@pytest.mark.parametrize("reasoner", ["compiled", "fast", "oracle"])
 def test_several_goal_values_the_first_rule_counts(reasoner: str, caplog: pytest.LogCaptureFixture) -> None:
     """When both shoot, each role has the goal values 50, 100 and 0: the first rule's (50)
     counts, as in the GameController, with a warning naming the rule; otherwise one value."""
@@ -80,3 +80,14 @@ def test_several_goal_values_the_first_rule_counts(reasoner: str, caplog: pytest
                         ("wait", "shoot"): {a: 0, b: 100}, ("wait", "wait"): {a: 50, b: 50}}
     assert any("several goal values [0, 50, 100]" in r.getMessage() and "colliding_goals.kif:15:1" in r.getMessage()
                for r in caplog.records)
+
+
+def test_several_goal_values_in_native_playouts_read_alike() -> None:
+    """The compiled reasoner's playouts in one native call meet ends with several goal values:
+    it plays them again one by one with the same draws, and sums what the fast reasoner sums."""
+    description = load_game(ODD / "colliding_goals.kif")
+    totals = [make_machine(description, kind).playout_totals(make_machine(description, kind).initial_state(),
+                                                              random.Random(5), 60, 20)
+              for kind in ("compiled", "fast")]
+    assert totals[0] == totals[1]
+    assert totals[0].goal_counts and all(count == 60 for count in totals[0].goal_counts.values())

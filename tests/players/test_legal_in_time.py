@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from ggp.errors import ReasonerError
 from ggp.gdl.load import load_game
 from ggp.gdl.terms import Constant, Term
 from ggp.manager.record import MatchRecord
@@ -31,17 +30,12 @@ GAMES = [
 def _check(record: MatchRecord, path: Path, clock: float) -> None:
     """No substitution, no error; every answer in time; a real choice used most of the clock.
 
-    The one error allowed is the rules' own: some final positions of the corpus Krieg-TicTacToe
-    give a role several goal values (random players reach one in about 1 match in 20), and the
-    path of a timed match depends on the machine's speed. The replay checks that the match did
-    end in such a position.
+    Some final positions of the corpus Krieg-TicTacToe give a role several goal values: every
+    reasoner reads them as the GameController does (the first goal rule that holds), so those
+    matches finish too.
     """
-    rules_failed = record.status == "error"
-    if rules_failed:
-        assert record.errors and all(e.startswith("the rules failed: ") for e in record.errors), record.errors
-    else:
-        assert record.status == "finished", record.errors
-        assert not record.errors, record.errors
+    assert record.status == "finished", record.errors
+    assert not record.errors, record.errors
     assert not any(step.substitutions for step in record.steps), record.errors
     machine = make_machine(load_game(path), REASONER)
     state = machine.initial_state()
@@ -53,10 +47,8 @@ def _check(record: MatchRecord, path: Path, clock: float) -> None:
             if choices > 1 and record.players[role] != "random":
                 assert answer.seconds >= 0.5 * clock, (step.turn, role, answer)
         state = machine.next_state(state, joint)
-    if rules_failed:
-        assert machine.is_terminal(state)
-        with pytest.raises(ReasonerError, match="several goal values"):
-            machine.goals(state)
+    assert machine.is_terminal(state)
+    assert set(machine.goals(state)) == set(machine.roles)
 
 
 @pytest.mark.parametrize("player", PLAYERS)
