@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from ggp.gdl.terms import Variable
@@ -25,6 +25,14 @@ from translators.recycle.ir.elements import (
     partition_parts,
     static_elements,
     static_literal,
+)
+from translators.recycle.ir.forwards import (
+    Forwards,
+    forward,
+    invalidate,
+    invalidate_moved,
+    invalidate_source,
+    location_key,
 )
 from translators.recycle.ir.nodes import (
     Alias,
@@ -51,7 +59,6 @@ from translators.recycle.syntax.nodes import (
     FaroShuffle,
     Filter,
     Forget,
-    GameOwner,
     IntLit,
     IntUpdate,
     Let,
@@ -60,9 +67,7 @@ from translators.recycle.syntax.nodes import (
     NameList,
     Node,
     Partition,
-    PlayerAt,
     Range,
-    RelativePlayer,
     Remember,
     Repeat,
     RepeatAll,
@@ -84,8 +89,6 @@ SLOTS = 5
 #: dozen; a count in the millions would take the translator hours).
 MAX_UNROLLED = 10_000
 
-#: Forwarding state: location key -> (effect id, guards of the move).
-Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
 #: An effect class, for :meth:`Lowerer.effect`.
 E = TypeVar("E", bound=ir.Effect)
 
@@ -200,7 +203,7 @@ class Lowerer:
         if isinstance(node, Conditional):
             if id(node) in self.consumed:
                 return self.item(node.body, env, guards, fwd)
-            guard = self.new_guard(self.forward(node.condition, env, fwd, guards), env)
+            guard = self.new_guard(forward(node.condition, env, fwd, guards), env)
             inner = self.item(node.body, env, guards + (guard,), fwd)
             if not inner:
                 del self.guards[guard.id]
@@ -232,11 +235,11 @@ class Lowerer:
         """Lower one atomic action."""
         if isinstance(node, Move):
             target, end = self.place_of(node.target, env)
-            card = self.forward(node.source, env, fwd, guards)
+            card = forward(node.source, env, fwd, guards)
             effect = self.effect(ir.MoveCard, node, env, guards, card=card, target=target, end=end)
-            self.invalidate(fwd, target, env)
-            self.invalidate_moved(fwd, node.source, env)
-            key = self.key(target, env)
+            invalidate(fwd, target, env)
+            invalidate_moved(fwd, node.source, env)
+            key = location_key(target, env)
             if key is not None and end == "top":
                 fwd[key] = (effect.id, guards)
             return [effect]
@@ -246,36 +249,36 @@ class Lowerer:
                 if not isinstance(action.card, CardAt) or action.card.position != "top":
                     raise TranslationError(action, "`repeat all` forgets from the top of a memory location")
                 target = self.location(action.card.cards, env)
-                self.invalidate(fwd, target, env)
+                invalidate(fwd, target, env)
                 return [self.effect(ir.ForgetAll, node, env, guards, target=target)]
             if not isinstance(action.source, CardAt) or action.source.position not in ("top", "bottom"):
                 raise TranslationError(action, "`repeat all` moves from the top or bottom of a collection")
             target = self.top_of(action.target, env)
-            source = self.forward(action.source.cards, env, fwd, guards)
+            source = forward(action.source.cards, env, fwd, guards)
             bulk = self.effect(ir.BulkMove, node, env, guards, source=source,
                                end=str(action.source.position), target=target)
-            self.invalidate(fwd, target, env)
-            self.invalidate_source(fwd, source, env)
+            invalidate(fwd, target, env)
+            invalidate_source(fwd, source, env)
             return [bulk]
         if isinstance(node, Shuffle):
             target = self.location(node.cards, env)
-            self.invalidate(fwd, target, env)
+            invalidate(fwd, target, env)
             return [self.effect(ir.Shuffle, node, env, guards, target=target)]
         if isinstance(node, IntUpdate):
             return [self.effect(ir.SetInt, node, env, guards, op=node.op, cell=node.storage,
-                                value=self.forward(node.value, env, fwd, guards))]
+                                value=forward(node.value, env, fwd, guards))]
         if isinstance(node, SetStr):
             return [self.effect(ir.SetStr, node, env, guards, cell=node.storage,
-                                value=self.forward(node.value, env, fwd, guards))]
+                                value=forward(node.value, env, fwd, guards))]
         if isinstance(node, SetPoints):
-            awards = tuple(self.forward(a, env, fwd, guards) for a in node.awards)
+            awards = tuple(forward(a, env, fwd, guards) for a in node.awards)
             node = replace(node, awards=awards)
             setting = self.effect(ir.SetPointMap, node, env, guards)
             setting.site = setting.id
             self.point_sites[setting.id] = node
             return [setting]
         if isinstance(node, Cycle):
-            cycled = node.target if isinstance(node.target, str) else self.forward(node.target, env, fwd, guards)
+            cycled = node.target if isinstance(node.target, str) else forward(node.target, env, fwd, guards)
             stage = env.player_stage()
             if node.which == "current":
                 for key in [k for k in fwd if k[2] == ("cur", stage.id)]:
@@ -283,8 +286,8 @@ class Lowerer:
             return [self.effect(ir.CycleSet, node, env, guards, which=node.which, stage=stage, target=cycled)]
         if isinstance(node, Remember):
             target = self.top_of(node.target, env)
-            card = self.forward(node.source, env, fwd, guards)
-            self.invalidate(fwd, target, env)
+            card = forward(node.source, env, fwd, guards)
+            invalidate(fwd, target, env)
             return [self.effect(ir.Remember, node, env, guards, card=card, target=target)]
         if isinstance(node, FaroShuffle):
             raise TranslationError(node, "`shuffle faro` is not supported")
@@ -293,7 +296,7 @@ class Lowerer:
             if not isinstance(real, CardAt) or real.position != "top":
                 raise TranslationError(node, "`forget` drops the top copy of a memory location: `(forget (top LOC))`")
             target = self.location(real.cards, env)
-            self.invalidate(fwd, target, env)
+            invalidate(fwd, target, env)
             return [self.effect(ir.ForgetAll, node, env, guards, target=target, end="top")]
         raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
 
@@ -513,85 +516,6 @@ class Lowerer:
                                       kind="int", **at), inner))
             self.leading(node.body, inner, legal)
 
-    # -- forwarding ------------------------------------------------------------------------------
-
-    def key(self, loc: Any, env: Env) -> Any:
-        """A static key for a location expression, or None when it cannot be compared."""
-        real, real_env = deref(loc, env)
-        if not isinstance(real, CardLocation) or not isinstance(real.name, Name):
-            return None
-        owner: Any
-        if isinstance(real.owner, GameOwner):
-            owner = "game"
-        elif isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
-            owner = ("cur", real_env.player_stage().id)
-        elif isinstance(real.owner, Var):
-            binding = real_env.get(real.owner.name)
-            if isinstance(binding, (Fixed, Sym)):
-                owner = binding
-            else:
-                return None
-        elif isinstance(real.owner, PlayerAt) and isinstance(real.owner.index, IntLit):
-            owner = ("seat", real.owner.index.value)
-        else:
-            return None
-        return (real.visibility, real.name.text, owner)
-
-    def invalidate(self, fwd: Forwards, loc: Any, env: Env) -> None:
-        """Forget forwarded tops of every location that may be ``loc``."""
-        real, _ = deref(loc, env)
-        if isinstance(real, CardLocation) and isinstance(real.name, Name):
-            for key in [k for k in fwd if k[0] == real.visibility and k[1] == real.name.text]:
-                del fwd[key]
-        else:
-            fwd.clear()
-
-    def invalidate_moved(self, fwd: Forwards, card: Any, env: Env) -> None:
-        """Forget forwarded tops of the locations a moved card may leave (every location when
-        that cannot be told): the card under it is that location's top now."""
-        real, real_env = deref(card, env)
-        binding = real_env.get(real.name) if isinstance(real, Var) else None
-        if isinstance(real, CardAt):
-            self.invalidate(fwd, real.cards, real_env)
-        elif isinstance(binding, ir.Sym) and binding.domain is not None:
-            collection, coll_env = deref(binding.domain.collection, binding.domain.env)
-            while isinstance(collection, Filter):  # the cards come from the filtered collection
-                collection, coll_env = deref(collection.collection, coll_env)
-            self.invalidate_source(fwd, collection, coll_env)
-        else:
-            fwd.clear()
-
-    def invalidate_source(self, fwd: Forwards, source: Any, env: Env) -> None:
-        """Forget forwarded tops of locations a bulk move may take cards from."""
-        real, real_env = deref(source, env)
-        for node in _walk(real):
-            if isinstance(node, CardLocation):
-                self.invalidate(fwd, node, real_env)
-
-    def forward(self, node: Any, env: Env, fwd: Forwards, guards: tuple[Guard, ...]) -> Any:
-        """``node`` with each ``(top LOC)`` of a location just moved onto replaced by the moved card."""
-        if not fwd or not isinstance(node, Node):
-            return node
-        if isinstance(node, CardAt) and node.position == "top":
-            key = self.key(node.cards, env)
-            hit = fwd.get(key) if key is not None else None
-            if hit is not None and hit[1] == guards[: len(hit[1])]:
-                return ir.MovedCard(hit[0], line=node.line, column=node.column)
-        changes = {}
-        for fld in fields(node):
-            if fld.name in ("line", "column"):
-                continue
-            value = getattr(node, fld.name)
-            if isinstance(value, Node):
-                new = self.forward(value, env, fwd, guards)
-            elif isinstance(value, tuple):
-                new = tuple(self.forward(v, env, fwd, guards) for v in value)
-            else:
-                continue
-            if new is not value and new != value:
-                changes[fld.name] = new
-        return replace(node, **changes) if changes else node
-
 
 def _is_flow(node: Any) -> bool:
     """Whether a stage item starts its own control step (a stage or a choice)."""
@@ -602,10 +526,6 @@ def _innermost(node: Any) -> Any:
     while isinstance(node, Let):
         node = node.body
     return node
-
-
-def _walk(node: Any) -> list[Node]:
-    return list(node.walk()) if isinstance(node, Node) else []
 
 
 def lower(model: GameModel) -> ir.Program:

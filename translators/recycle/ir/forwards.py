@@ -1,0 +1,116 @@
+"""Forwarded tops: while lowering a block, the card a move just put on top of a location stands
+for a later ``(top LOC)`` of that location in the same block (:class:`~.nodes.MovedCard`), until
+something else may change that top: another card put there, the top card taken away, a shuffle,
+a bulk move."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Env, Fixed, Guard, Sym, deref
+from translators.recycle.syntax.nodes import (
+    CardAt,
+    CardLocation,
+    Filter,
+    GameOwner,
+    IntLit,
+    Name,
+    Node,
+    PlayerAt,
+    RelativePlayer,
+    Var,
+)
+
+#: Forwarding state: location key -> (effect id, guards of the move).
+Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
+
+
+def location_key(loc: Any, env: Env) -> Any:
+    """A static key for a location expression, or None when it cannot be compared."""
+    real, real_env = deref(loc, env)
+    if not isinstance(real, CardLocation) or not isinstance(real.name, Name):
+        return None
+    owner: Any
+    if isinstance(real.owner, GameOwner):
+        owner = "game"
+    elif isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
+        owner = ("cur", real_env.player_stage().id)
+    elif isinstance(real.owner, Var):
+        binding = real_env.get(real.owner.name)
+        if isinstance(binding, (Fixed, Sym)):
+            owner = binding
+        else:
+            return None
+    elif isinstance(real.owner, PlayerAt) and isinstance(real.owner.index, IntLit):
+        owner = ("seat", real.owner.index.value)
+    else:
+        return None
+    return (real.visibility, real.name.text, owner)
+
+
+def invalidate(fwd: Forwards, loc: Any, env: Env) -> None:
+    """Forget forwarded tops of every location that may be ``loc``."""
+    real, _ = deref(loc, env)
+    if isinstance(real, CardLocation) and isinstance(real.name, Name):
+        for key in [k for k in fwd if k[0] == real.visibility and k[1] == real.name.text]:
+            del fwd[key]
+    else:
+        fwd.clear()
+
+
+def invalidate_moved(fwd: Forwards, card: Any, env: Env) -> None:
+    """Forget forwarded tops of the locations a moved card may leave (every location when
+    that cannot be told): the card under it is that location's top now."""
+    real, real_env = deref(card, env)
+    binding = real_env.get(real.name) if isinstance(real, Var) else None
+    if isinstance(real, CardAt):
+        invalidate(fwd, real.cards, real_env)
+    elif isinstance(binding, ir.Sym) and binding.domain is not None:
+        collection, coll_env = deref(binding.domain.collection, binding.domain.env)
+        while isinstance(collection, Filter):  # the cards come from the filtered collection
+            collection, coll_env = deref(collection.collection, coll_env)
+        invalidate_source(fwd, collection, coll_env)
+    else:
+        fwd.clear()
+
+
+def invalidate_source(fwd: Forwards, source: Any, env: Env) -> None:
+    """Forget forwarded tops of locations a bulk move may take cards from."""
+    real, real_env = deref(source, env)
+    for node in _walk(real):
+        if isinstance(node, CardLocation):
+            invalidate(fwd, node, real_env)
+
+
+def forward(node: Any, env: Env, fwd: Forwards, guards: tuple[Guard, ...]) -> Any:
+    """``node`` with each ``(top LOC)`` of a location just moved onto replaced by the moved card."""
+    if not fwd or not isinstance(node, Node):
+        return node
+    if isinstance(node, CardAt) and node.position == "top":
+        key = location_key(node.cards, env)
+        hit = fwd.get(key) if key is not None else None
+        if hit is not None and hit[1] == guards[: len(hit[1])]:
+            return ir.MovedCard(hit[0], line=node.line, column=node.column)
+    changes = {}
+    for fld in fields(node):
+        if fld.name in ("line", "column"):
+            continue
+        value = getattr(node, fld.name)
+        if isinstance(value, Node):
+            new = forward(value, env, fwd, guards)
+        elif isinstance(value, tuple):
+            new = tuple(forward(v, env, fwd, guards) for v in value)
+        else:
+            continue
+        if new is not value and new != value:
+            changes[fld.name] = new
+    return replace(node, **changes) if changes else node
+
+
+def _walk(node: Any) -> list[Node]:
+    return list(node.walk()) if isinstance(node, Node) else []
+
+
+__all__ = ["Forwards", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key"]
