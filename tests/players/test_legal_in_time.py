@@ -48,7 +48,7 @@ def _check(record: MatchRecord, path: Path, clock: float) -> None:
                 assert answer.seconds >= 0.5 * clock, (step.turn, role, answer)
         state = machine.next_state(state, joint)
     assert machine.is_terminal(state)
-    assert set(machine.goals(state)) == set(machine.roles)
+    assert machine.goals(state), "no goal values at the end"
 
 
 @pytest.mark.parametrize("player", PLAYERS)
