@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from ggp.gdl.rules import Distinct, Literal, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
+from translators.recycle.rulebook.inline import substitute
 
 Group = tuple[str, list[Rule]]
 
@@ -115,7 +116,7 @@ def _canonical(card: Term, body: tuple[Literal, ...]) -> tuple[Term, tuple[Liter
     for lit in body:
         order += [v for v in _variables(lit) if v not in order]
     binding: dict[Variable, Term] = {v: Variable(f"m{i}") for i, v in enumerate(order, start=1)}
-    return card.substitute(binding), tuple(_substitute(lit, binding) for lit in body)
+    return card.substitute(binding), tuple(substitute(lit, binding) for lit in body)
 
 
 def _variables(lit: Literal) -> list[Variable]:
@@ -126,18 +127,6 @@ def _variables(lit: Literal) -> list[Variable]:
     if isinstance(lit, Distinct):
         return [*lit.left.variables(), *lit.right.variables()]
     return list(lit.variables())
-
-
-def _substitute(lit: Literal, binding: dict[Variable, Term]) -> Literal:
-    if isinstance(lit, Not):
-        return Not(_substitute(lit.literal, binding))
-    if isinstance(lit, Or):
-        return Or(tuple(_substitute(p, binding) for p in lit.literals))
-    if isinstance(lit, Distinct):
-        return Distinct(lit.left.substitute(binding), lit.right.substitute(binding))
-    done = lit.substitute(binding)
-    assert isinstance(done, (Function, Constant))
-    return done
 
 
 __all__ = ["frame_by_step"]

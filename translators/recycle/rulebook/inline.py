@@ -148,17 +148,18 @@ def _substituted(definition: Rule, use: Function | Constant) -> list[Literal]:
     """The body of ``definition`` with its head's variables bound to ``use``'s arguments."""
     params = definition.head.args if isinstance(definition.head, Function) else ()
     binding: dict[Variable, Term] = {p: a for p, a in zip(params, use.args) if isinstance(p, Variable)}
-    return [_substitute(lit, binding) for lit in definition.body]
+    return [substitute(lit, binding) for lit in definition.body]
 
 
-def _substitute(lit: Literal, binding: dict[Variable, Term]) -> Literal:
+def substitute(lit: Literal, binding: dict[Variable, Term]) -> Literal:
+    """``lit`` with each variable bound in ``binding`` replaced, in one pass (no chains)."""
     if isinstance(lit, Not):
-        return Not(_substitute(lit.literal, binding))
+        return Not(substitute(lit.literal, binding))
     if isinstance(lit, Or):
-        return Or(tuple(_substitute(part, binding) for part in lit.literals))
+        return Or(tuple(substitute(part, binding) for part in lit.literals))
     if isinstance(lit, Distinct):
         return Distinct(lit.left.substitute(binding), lit.right.substitute(binding))
     return lit.substitute(binding)  # type: ignore[return-value]
 
 
-__all__ = ["inline", "without_repeats"]
+__all__ = ["inline", "substitute", "without_repeats"]
