@@ -33,7 +33,7 @@ from translators.recycle.analysis.order import walk_with_env as _walk_with_env
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
-from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import (
     And,
@@ -160,7 +160,7 @@ class _Explorer:
         """The states a stage entered in ``states`` can end in (its passes to a fixpoint)."""
         at = self.seat_at.get(stage.ref.id) if stage.ref.kind == "player" else None
         cycles = stage.ref.kind == "player" and any(
-            isinstance(e, ir.CycleSet) and e.stage.id == stage.ref.id for e in _stage_effects(stage.body))
+            isinstance(e, ir.CycleSet) and e.stage.id == stage.ref.id for e in ir.item_effects(stage.body, nested=True))
         heads: set[State] = set()
         for piles, seats in states:
             if at is None:
@@ -478,17 +478,6 @@ def _with(seats: tuple[int | None, ...], at: int, seat: int | None) -> tuple[int
 
 def _all_stages(program: ir.Program) -> Iterable[ir.StageRef]:
     return (stage.ref for stage in program.stages.values())
-
-
-def _stage_effects(items: list[ir.Item]) -> Iterable[ir.Effect]:
-    for item in items:
-        if isinstance(item, ir.Block):
-            yield from item.effects
-        elif isinstance(item, ir.ChoiceNode):
-            for option in item.options:
-                yield from option.effects
-        elif isinstance(item, ir.StageNode):
-            yield from _stage_effects(item.body)
 
 
 __all__ = ["GAME_WORK_LIMIT", "STATE_LIMIT", "WORK_LIMIT", "crowded_piles"]

@@ -73,7 +73,7 @@ class _Explorer:
         self.model = model
         self.stage = stage
         self.players = model.players
-        effects = list(_effects(stage.body))
+        effects = list(ir.item_effects(stage.body))
         if any(isinstance(e, ir.CycleSet) for e in effects):
             raise _Unsupported
         self.cells = sorted(self._read_cells(stage, effects))
@@ -276,15 +276,6 @@ class _Explorer:
         active.discard(state)
         memo[state] = best
         return best
-
-
-def _effects(items: list[ir.Item]) -> Iterator[ir.Effect]:
-    for item in items:
-        if isinstance(item, ir.Block):
-            yield from item.effects
-        elif isinstance(item, ir.ChoiceNode):
-            for option in item.options:
-                yield from option.effects
 
 
 def _walk(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:

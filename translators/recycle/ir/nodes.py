@@ -10,6 +10,7 @@ enclosing conditional actions) it runs under. :mod:`.lower` builds this from the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
@@ -328,7 +329,21 @@ class Program:
     point_sites: dict[int, Node]
 
 
+def item_effects(items: list[Item], nested: bool = False) -> Iterator[Effect]:
+    """The effects of a stage body's blocks and choice options, in order (with ``nested``, of
+    the stages inside it too)."""
+    for item in items:
+        if isinstance(item, Block):
+            yield from item.effects
+        elif isinstance(item, ChoiceNode):
+            for option in item.options:
+                yield from option.effects
+        elif nested and isinstance(item, StageNode):
+            yield from item_effects(item.body, nested)
+
+
 __all__ = [
+    "item_effects",
     "Alias",
     "Binding",
     "Block",
