@@ -404,3 +404,64 @@ def test_the_cards_of_a_location_named_in_play_outside_an_action() -> None:
     # unshuffled: player0 holds ONE RED (the bottom card), player1 THREE BLACK (the top); the
     # stock is then 1B 2R 2B 3R (bottom to top): player0 piles 3R and 2R, player1 2B and 1B
     assert scores(game(f"{deal} {turn}", scoring=pile)) == {(2, 2)}
+
+
+VALUE = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+
+
+def test_a_pile_of_one_card_moved_whole_leaves_that_card_on_top() -> None:
+    """``repeat all`` moving the top of a one-card pile onto a pile with a known top: the moved
+    card is the new top (GolfSix4 turns its one face-down card per column up this way, then
+    compares the columns' tops; the order was taken for lost and the comparison for false)."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc SPOT)))\n"
+            "     (set ((0 player) sto SCORE) (score (top (game vloc SPOT)) using (game points VALUE)))\n"
+            "     (repeat all (move (top (game vloc SPOT)) (top (game vloc PILE))))\n"
+            "     (set ((1 player) sto SCORE) (score (top (game vloc PILE)) using (game points VALUE)))))")
+    found = scores(game(body), games=30)
+    assert found == {(1, 1), (2, 2), (3, 3)}
+
+
+def test_a_guard_that_reads_a_lost_order_fails_the_game_visibly() -> None:
+    """Two cards moved whole onto a pile whose top is known: its order is not tracked, so a
+    conditional block reading its top ends the game with ``(failed order)``. The block's guard is
+    read while control resolves the step before it; the failure was written for the guarded step
+    itself, which a false guard skips, and the game went on as if the guard were false."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "     (repeat 2 (move (top (game iloc STOCK)) (top (game vloc SPOT))))\n"
+            "     (repeat all (move (top (game vloc SPOT)) (top (game vloc PILE))))\n"
+            "     ((> (score (top (game vloc PILE)) using (game points VALUE)) 0)\n"
+            "      (do ((set ((0 player) sto SCORE) 1) (set ((1 player) sto SCORE) 1))))))")
+    translation = compile_game(parse_recycle(game(body), "lost.rcy"))
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(3)
+    assert {play(machine, translation.description, rng).ending for _ in range(4)} == {"order"}
+
+
+def test_the_top_and_bottom_cards_of_a_pile_as_sequences() -> None:
+    """``(top 2 PILE)`` and ``(bottom 2 PILE)`` of a pile of four cards: the two last put and the
+    two first, which together are the whole pile (its order is then kept whole)."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (repeat 4 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "     (set ((0 player) sto SCORE) (sum (top 2 (game vloc PILE)) using (game points VALUE)))\n"
+            "     (set ((1 player) sto SCORE) (sum (bottom 2 (game vloc PILE)) using (game points VALUE)))\n"
+            "     (set ((2 player) sto SCORE) (sum (game vloc PILE) using (game points VALUE)))))")
+    found = scores(game(body, players=3), games=30)
+    assert all(top + bottom == whole for top, bottom, whole in found), found
+    assert len({top for top, _, _ in found}) > 1 and len({bottom for _, bottom, _ in found}) > 1
+
+
+def test_the_top_cards_of_a_pile_whose_first_card_moves_away() -> None:
+    """The first card put on a pile is taken from its bottom, then one more put on its top:
+    ``(top 1 PILE)`` is the last card put, ``(bottom 1 PILE)`` the second card put."""
+    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))\n"
+            "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "     (move (bottom (game vloc PILE)) (top ((0 player) iloc HAND)))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "     (set ((0 player) sto SCORE) (sum (top 1 (game vloc PILE)) using (game points VALUE)))\n"
+            "     (set ((1 player) sto SCORE) (sum (bottom 1 (game vloc PILE)) using (game points VALUE)))))")
+    # the deck deals from its top, the last card made first: THREE BLACK, THREE RED, TWO BLACK
+    # onto the pile; THREE BLACK leaves from its bottom; TWO RED goes on its top
+    assert scores(game(body)) == {(2, 3)}

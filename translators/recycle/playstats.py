@@ -50,7 +50,8 @@ def ending_of(description: GameDescription, state: State) -> tuple[str, dict[str
 
     names = AspNames()
     program = description_to_asp(description, names) + facts("true", state.fluents, names)
-    shows = "#show score/2. #show scoredigit/3. #show normal_end/0. #show limit/0. #show stuck/0. #show at_step/1."
+    shows = ("#show score/2. #show scoredigit/3. #show normal_end/0. #show limit/0. #show stuck/0. "
+             "#show at_step/1. #show failsnow/1.")
     atoms = [names.to_term(symbol) for symbol in solve_once(program, shows)]
     scores: dict[str, int] = {}
     reasons: list[str] = []
@@ -61,7 +62,7 @@ def ending_of(description: GameDescription, state: State) -> tuple[str, dict[str
             scores[str(atom.args[0])] = int(atom.args[1].name)
         elif isinstance(atom, Function) and text.startswith("(scoredigit "):
             digits.setdefault(str(atom.args[0]), {})[int(atom.args[1].name)] = int(atom.args[2].name)
-        elif isinstance(atom, Function) and text.startswith("(failed "):
+        elif isinstance(atom, Function) and text.startswith(("(failed ", "(failsnow ")):
             reasons.append(str(atom.args[0]))
         elif text in ("limit", "stuck"):
             reasons.append(text)

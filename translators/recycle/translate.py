@@ -26,7 +26,13 @@ from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
 from translators.recycle.analysis.crowding import crowded_piles
 from translators.recycle.analysis.moves import move_names, option_places
-from translators.recycle.analysis.order import bulk_targets, loose_piles, order_facts, peeked, spliced_piles
+from translators.recycle.analysis.order import (
+    bulk_targets,
+    loose_piles,
+    order_facts,
+    peeked,
+    spliced_piles,
+)
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import integer_ranges
@@ -112,7 +118,8 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
                                f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
     ordered, heapy, linked = order_facts(program, model, domains)
     if linked & heapy:
-        raise TranslationError(game, "the bottom card of a shuffled pile cannot be read")
+        raise TranslationError(game, "the bottom card, or the top or bottom N cards, of a shuffled pile cannot be "
+                               f"read ({', '.join(sorted(str(p) for p in linked & heapy))})")
     # piles filled card by card whose top can be read where only their known top is kept
     linked |= crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
     wide = Wide(book, ranges.wide)
@@ -130,7 +137,7 @@ def _run(game: Game) -> Translation:
     book.root = game
     comp, plan = analysed(game, book)
     model, program = comp.model, comp.program
-    control = Control(model, program, book, plan, comp.cond)
+    control = Control(model, program, book, plan, comp.cond, comp.ledger)
     control.register()
     names = move_names(program)
     emitter = EffectEmitter(comp, comp.batch_of, plan.batch_order, plan.option_first, names)

@@ -281,7 +281,7 @@ class _Explorer:
 
     def bulk_move(self, effect: ir.BulkMove, state: State) -> set[tuple[Pile, ...]]:
         """Every card of a collection moved: the sources lose cards (their top among them),
-        the targets' order is lost unless a heap lands on an empty pile."""
+        the targets' order is lost unless a heap lands on an empty pile or one card is brought."""
         piles, _ = state
         env = effect.env
         whole, whole_env = deref(effect.source, env)
@@ -309,6 +309,9 @@ class _Explorer:
                 for extra in ([moved_max] if exact else range(0, moved_max + 1)):
                     if extra == 0:
                         nxt.add(p)
+                        continue
+                    if exact and extra == 1:  # one card brought: a push (emit/cardstate.py)
+                        nxt.add(_set(p, target, (min(count + 1, MANY), True, known or (lost and count > 0))))
                         continue
                     still_heap = heap_source and count == 0
                     for keep in keeps:

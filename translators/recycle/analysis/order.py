@@ -1,7 +1,7 @@
 """Which piles need their order tracked: those whose top (or bottom) card the program reads;
 which of them can be a shuffled heap (shuffled, or filled in bulk from one); and which keep
-their whole order because their bottom card is read, or because they are dealt from in the
-order their cards were made ("linked")."""
+their whole order because their bottom card (or their top or bottom N cards) is read, or because
+they are dealt from in the order their cards were made ("linked")."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel, Location
-from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Var
+from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Slice, Var
 
 
 def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple[Any, Env]]:
@@ -75,6 +75,12 @@ def order_facts(program: ir.Program, model: GameModel,
                     tops.update(places)
                     if node.position == "bottom":
                         bottoms.update(places)
+            elif isinstance(node, Slice):  # the top (bottom) N cards: the whole order is read
+                real, real_env = deref(node.cards, node_env)
+                if isinstance(real, CardLocation) and real.visibility != "mem":
+                    places = concrete(real, real_env, model)
+                    tops.update(places)
+                    bottoms.update(places)
     shuffled: set[Location] = set()
     edges: list[tuple[set[Location], set[Location]]] = []
     for effect in program.effects.values():
@@ -170,5 +176,13 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
     return ordered, heapy
 
 
-__all__ = ["bulk_targets", "loose_piles", "spliced_piles", "order_classes", "order_facts", "peeked", "program_expressions",
-           "walk_with_env"]
+__all__ = [
+    "bulk_targets",
+    "loose_piles",
+    "order_classes",
+    "order_facts",
+    "peeked",
+    "program_expressions",
+    "spliced_piles",
+    "walk_with_env",
+]

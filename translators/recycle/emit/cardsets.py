@@ -340,6 +340,20 @@ def ctl_key(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Any:
     return None
 
 
+def order_read(cx: Compiler, ctl: Ctl, lits: list[Literal], loc: Term) -> None:
+    """The order of pile ``loc`` is read where it may not be known (not kept, or lost by a bulk
+    move onto it): the game fails visibly when it is not (see docs/translation.md, the order of
+    piles), in the step that reads it (control reads guards and end conditions in the step
+    before theirs)."""
+    if ctl.batch is None and not ctl.resolving:
+        return
+    failures = cx.ledger.resolved_failures.setdefault(ctl.key, []) if ctl.resolving else cx.ledger.failures
+    step = [] if ctl.resolving else cx.ledger.current_guards or [f("at_step", c(ctl.batch or ""))]
+    failure = ("order", step + lits + [f("lostread", loc)])
+    if failure not in failures:
+        failures.append(failure)
+
+
 def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
     real, real_env = deref(node.cards, env)
@@ -359,13 +373,8 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     v = cx.fresh("c")
     known = lits + [true(f("ontop", loc, v))]
     places = concrete(real, real_env, cx.model)
-    if ctl.batch is not None and any(p not in cx.linked or p in cx.unkept for p in places):
-        # a pile whose order is not kept (or lost by a bulk move onto it), read where its top is
-        # not known: the game fails visibly (see docs/translation.md, the order of piles)
-        guards = cx.ledger.current_guards or [f("at_step", c(ctl.batch))]
-        failure = ("order", guards + lits + [f("lostread", loc)])
-        if failure not in cx.ledger.failures:
-            cx.ledger.failures.append(failure)
+    if any(p not in cx.linked or p in cx.unkept for p in places):
+        order_read(cx, ctl, lits, loc)
     if not ctl.chance or not any(p in cx.heapy for p in places):
         return known, v
     cx.ledger.chance(ctl.batch, ("draw", cx.ledger.current_guards + lits + [f("heaptop", loc)], [true(f("at", v, loc))], v))

@@ -9,8 +9,9 @@ top is a random choice (``(heaptop LOC)``). So:
 - moving a card onto an ordered location makes it the known top (and the order below is lost
   if the location already had a known top);
 - taking the known top leaves a heap (if the rest was a heap) or a lost order;
-- a shuffle makes a heap; moving a whole heap onto an empty location keeps it a heap; other bulk
-  moves onto an ordered location lose its order (the bottom-to-top kind keeps its top);
+- a shuffle makes a heap; moving a whole heap onto an empty location keeps it a heap; a bulk move
+  that brings one card is a push; other bulk moves onto an ordered location lose its order (the
+  bottom-to-top kind keeps its top);
 - reading the top of a lost order ends the game with ``(failed order)`` (it never happens in the
   corpus: the order of piles is only read where it is known).
 
@@ -105,12 +106,23 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 book.add(rule(nxt(f("ontop", T, C)), f("bottomin", T, C), Not(f("nonempty", T))))
                 book.add(rule(nxt(f("lost", T)), f("bottomin", T, C), f("hasontop", T), Not(f("linked", T))))
             for rel in bulks:
-                book.add(rule(f("bulkin", T), f(rel, I, C, F, T), f("ordered", T)))
-                book.add(rule(f("bulkfrom", F, T), f(rel, I, C, F, T), f("ordered", T)))
+                book.add(rule(f("bulkarrive", T, C), f(rel, I, C, F, T), f("ordered", T)))
+                book.add(rule(f("bulkin", T), f(rel, I, C, F, T), f("ordered", T), f("bulkmany", T)))
+                book.add(rule(f("bulkfrom", F, T), f(rel, I, C, F, T), f("ordered", T), f("bulkmany", T)))
                 book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
                 if rel == "move_all_keep":
                     book.add(rule(nxt(f("ontop", T, X)), f(rel, I, C, F, T), f("ordered", T),
                                   true(f("ontop", F, X))))
+            if bulks:
+                # a bulk move that brings one card (a pile of one moved whole) is a push: the
+                # card is the known top; ``bulkmany`` walks the cards in a fixed order
+                D = Variable("d")
+                for before, after in pairwise(model.cards):
+                    book.add(rule(f("cardnext", card_constant(model, before.id), card_constant(model, after.id))))
+                book.add(rule(f("bulkabove", T, C), f("cardnext", C, D), f("bulkarrive", T, D)))
+                book.add(rule(f("bulkabove", T, C), f("cardnext", C, D), f("bulkabove", T, D)))
+                book.add(rule(f("bulkmany", T), f("bulkarrive", T, C), f("bulkabove", T, C)))
+                book.add(rule(f("push", T, C), f("bulkarrive", T, C), Not(f("bulkmany", T))))
             book.add(rule(f("pushed", L), f("push", L, C)))
             book.add(rule(f("topleaves", L), f("leave", L, C), true(f("ontop", L, C))))
             book.add(rule(f("reorder", L), f("bulkin", L)))

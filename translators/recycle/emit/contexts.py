@@ -27,6 +27,9 @@ class Ctl:
     batch: str | None = None
     #: Whether a random choice may be read here (only in a step's effects).
     chance: bool = False
+    #: Whether control is being resolved (a guard or an end condition read in the step before
+    #: the one it decides): what fails here fails where the resolution is used.
+    resolving: bool = False
 
     def seat(self, stage: str, fresh: Fresh) -> Val:
         """The current seat of a player stage."""
@@ -124,6 +127,7 @@ class SourceCtl(Ctl):
         self.sources = sources
         self.key = ("resolve", key)
         self.batch = batch
+        self.resolving = True
 
     def seat(self, stage: str, fresh: Fresh) -> Val:
         return self.sources[stage](fresh)

@@ -22,6 +22,7 @@ from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
 from translators.recycle.emit.contexts import SourceCtl, Val
+from translators.recycle.emit.ledger import Ledger
 from translators.recycle.ir import nodes as ir
 from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.model import GameModel
@@ -47,11 +48,12 @@ class Control:
     """Builds the resolution rules and knows every step point and resume point."""
 
     def __init__(self, model: GameModel, program: ir.Program, book: RuleBook, plan: StepPlan,
-                 cond: Callable[[Any, ir.Env, Any], list[Literal]]):
+                 cond: Callable[[Any, ir.Env, Any], list[Literal]], ledger: Ledger):
         self.model = model
         self.program = program
         self.book = book
         self.cond = cond
+        self.ledger = ledger
         self.fresh = Fresh()
         self.points: dict[str, StepPoint] = {}
         self.resume: dict[str, Resume] = {}
@@ -274,7 +276,7 @@ class Control:
         sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
         for s, src in sigma.items():
             sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
-        lits = self.cond(node.end, env, SourceCtl(sources, key))
+        lits = self.resolve(node.end, env, SourceCtl(sources, key), parent)
         done, more = self.node("done", stage, node.end), self.node("more", stage, node.end)
         with self.book.group(f"end of stage {stage}: {describe(node.end)}", node.node):
             self.book.add(rule(c(test), lits))
@@ -289,6 +291,16 @@ class Control:
             inner[stage] = ("adv", sigma[stage], stage, stage in live)
             new_live.discard(stage)
         self.walk(more, stage, 0, inner, new_live | ({stage} if stage in live and first else set()), depth)
+
+    def resolve(self, cond: Any, env: ir.Env, ctl: SourceCtl, parent: str) -> list[Literal]:
+        """A condition read while control is resolved from node ``parent``; what fails while it
+        is read fails there."""
+        lits = self.cond(cond, env, ctl)
+        for kind, body in self.ledger.resolved_failures.get(ctl.key, []):
+            failure = (kind, [c(parent), *body])
+            if failure not in self.ledger.failures_now:
+                self.ledger.failures_now.append(failure)
+        return lits
 
     def stages_node(self, stage: str) -> ir.StageNode:
         """The IR node of a stage."""
@@ -310,8 +322,9 @@ class Control:
                     sources = {s: self.source(src, self.stage_refs[s].kind == "team") for s, src in sigma.items()}
                     for s, src in sigma.items():
                         sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
-                    lits += self.cond(guard.cond, guard.env,
-                                      SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items()))), batch_id))
+                    lits += self.resolve(guard.cond, guard.env,
+                                         SourceCtl(sources, ("guard", batch_id, tuple(sorted(sigma.items()))), batch_id),
+                                         parent)
                 else:
                     lits.append(true(f("flag", c(f"g{guard.id}"))))
             test = self.node("runs", batch_id)

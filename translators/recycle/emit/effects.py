@@ -213,10 +213,17 @@ class EffectEmitter:
             self.move_relation(self.placing(effect), effect, batch, index, [card, src, to], body)
         elif isinstance(effect, ir.BulkMove):
             card = comp.fresh("c")
-            members = comp.member(effect.source, env, ctl, card)
             to_lits, to = comp.loc_term(effect.target, env, ctl)
-            src = Variable("from")
-            body = base + members + [true(f("at", card, src))] + to_lits
+            whole, whole_env = deref(effect.source, env)
+            if isinstance(whole, CardLocation) and whole.visibility != "mem":
+                # the cards of one location: the location is where they come from (bound by
+                # ``(true (at C ?from))`` it grounds over every place a card can be)
+                src_lits, src = comp.loc_term(whole, whole_env, ctl)
+                body = base + src_lits + [true(f("at", card, src))] + to_lits
+            else:
+                members = comp.member(effect.source, env, ctl, card)
+                src = Variable("from")
+                body = base + members + [true(f("at", card, src))] + to_lits
             self.move_relation("bulk", effect, batch, index, [card, src, to], body, preserve=effect.end == "bottom")
         elif isinstance(effect, ir.Remember):
             card_lits, card = comp.card(effect.card, env, ctl)

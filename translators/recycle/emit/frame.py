@@ -137,6 +137,11 @@ def emit_ending(comp: Compiler, has_choices: bool) -> None:
     with book.group("failures: a value out of its range, a pile whose order is not known"):
         for kind, lits in comp.ledger.failures:
             book.add(rule(f("fails", c(kind)), lits))
+        for kind, lits in comp.ledger.failures_now:
+            book.add(rule(f("failsnow", c(kind)), lits))
+        if comp.ledger.failures_now:
+            book.add(rule(f("fails", X), f("failsnow", X)))
+            book.add(rule(c("has_failed"), f("failsnow", X)))
         book.add(rule(f("fails", c("loop")), f("at_step", c("loop"))))
         book.add(rule(nxt(f("failed", X)), f("fails", X)))
         book.add(rule(nxt(f("failed", X)), true(f("failed", X))))

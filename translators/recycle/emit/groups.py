@@ -19,6 +19,8 @@ from typing import Any
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
+from translators.recycle.analysis.places import concrete
+from translators.recycle.emit.cardsets import order_read
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
@@ -174,15 +176,43 @@ def mem_top(cx: Compiler, loc: Any, env: Env, ctl: Ctl) -> Val:
 
 
 def slice_member(cx: Compiler, node: Slice, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
-    """A copy among the top K of a memory location."""
+    """A card among the top (bottom) K of a location: its depth from that end is under K; a
+    memory location counts its copies (``cdepth`` from the last, ``cpos`` from the first), a
+    pile the ``under`` links its whole order is kept by (``analysis/order.py``)."""
     real, real_env = deref(node.cards, env)
     k = static_int(node.count, env)
-    if node.end != "top" or k is None or not isinstance(real, CardLocation) or real.visibility != "mem":
-        raise TranslationError(node, "only `(top N MEMORY)` slices are supported")
+    if k is None or not isinstance(real, CardLocation):
+        raise TranslationError(node, f"`({node.end} N LOCATION)` needs a literal N and a card location")
     lits, term = cx.loc_term(real, real_env, ctl)
     d = cx.fresh("n")
     table = cx.tables.test("<", k, (0, len(cx.model.cards)))
-    return lits + [f("cdepth", term, card, d), f(table, d) if table else FALSE]
+    below = f(table, d) if table else FALSE
+    if real.visibility == "mem":
+        return lits + [f("cdepth", term, card, d) if node.end == "top" else true(f("cpos", term, card, d)), below]
+    if any(p in cx.unkept for p in concrete(real, real_env, cx.model)):
+        order_read(cx, ctl, lits, term)
+    return lits + [f(pile_depths(cx, node.end, min(k, len(cx.model.cards))), term, card, d), below]
+
+
+def pile_depths(cx: Compiler, end: str, k: int) -> str:
+    """``(pdepth L C D)`` (``end`` top) or ``(pheight L C D)`` (bottom): card ``C`` is the
+    ``D``-th of pile ``L`` from that end (0 the end card), for ``D`` under ``k``, along the
+    ``under`` links of a pile whose whole order is kept."""
+    rel = "pdepth" if end == "top" else "pheight"
+    made: int = cx.book.memo.get(("depths", end), 0)
+    if k > made:
+        L, C, D = Variable("l"), Variable("c"), Variable("d")
+        with cx.book.group(f"the place of a card from the {end} of a pile whose order is kept"):
+            if made == 0:
+                first = true(f("ontop", L, C)) if end == "top" else f("bottomcard", L, C)
+                cx.book.add(rule(f(rel, L, C, num(0)), f("linked", L), first))
+            for depth in range(max(made, 1), k):
+                if end == "top":  # the card under the one above it
+                    cx.book.add(rule(f(rel, L, D, num(depth)), f(rel, L, C, num(depth - 1)), true(f("under", L, C, D))))
+                else:  # the card over the one below it
+                    cx.book.add(rule(f(rel, L, C, num(depth)), f(rel, L, D, num(depth - 1)), true(f("under", L, C, D))))
+        cx.book.memo[("depths", end)] = k
+    return rel
 
 
 def run_length(cx: Compiler, node: Run, env: Env, ctl: Ctl) -> Val:

@@ -5,7 +5,8 @@
   fluent: :meth:`Ledger.need` records it, and :mod:`.effects` writes its keepers at the end.
 - What ``random`` must choose in a step (a card drawn from a shuffled heap, a tie broken, a
   number), under which conditions.
-- The failures to check (a value out of its range, too many members for the slots).
+- The failures to check (a value out of its range, too many members for the slots, the top of a
+  pile whose order is not known), in a step or while control is resolved.
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ class Ledger:
     current_guards: list[Literal] = field(default_factory=list)
     #: (kind, body): the game fails when a body holds.
     failures: list[tuple[str, list[Literal]]] = field(default_factory=list)
+    #: Per key of a control resolution (``SourceCtl.key``): (kind, body) of what fails while it
+    #: is read; control adds the node the resolution is used from to each body.
+    resolved_failures: dict[Any, list[tuple[str, list[Literal]]]] = field(default_factory=dict)
+    #: (kind, body): the game fails in the state where a body holds (control is resolved in the
+    #: state itself: a failure there ends the game at once, even where control reaches the end).
+    failures_now: list[tuple[str, list[Literal]]] = field(default_factory=list)
 
     def need(self, key: Any, fluent: Function, anchor: str, reader: str, extra: Any = None) -> None:
         """A temporary fluent written in batch ``anchor`` is read by batch ``reader``."""

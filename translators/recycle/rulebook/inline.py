@@ -99,12 +99,17 @@ def _candidates(rules: list[Rule], kept: set[str]) -> dict[str, Rule]:
 
 
 def without_repeats(groups: list[Group]) -> list[Group]:
-    """``groups`` with every literal a rule's body repeats kept once (the first)."""
+    """``groups`` with every literal a rule's body repeats kept once (the first), and every rule
+    a group repeats (the passes before can make two rules alike) kept once."""
     out: list[Group] = []
     for comment, rules in groups:
         new: list[Rule] = []
+        seen: set[tuple[object, tuple[Literal, ...]]] = set()
         for r in rules:
             unique = tuple(dict.fromkeys(r.body))
+            if (r.head, unique) in seen:
+                continue
+            seen.add((r.head, unique))
             new.append(r if len(unique) == len(r.body) else Rule(r.head, unique, r.loc))
         out.append((comment, new))
     return out
