@@ -111,6 +111,7 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
 REPLAY_EXACT = (
     "Agram2 Agram3 Agram4 Agram5 BlackLady4 BlackMaria4 Blackjack2 BottleImp3 BottleImp4 "
     "CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
+    "CrazyEights4 "
     "Enchere3 EnchereOriginale3 Euchre4 GolfSix2 GolfSix4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 LAMA2 LAMA3 LAMA4 LAMA5 LAMA6 "
     "LAMAFull2 LAMAFull3 LAMAFull4 LAMAFull5 LAMAFull6 NinetyEight2 NinetyEight3 "

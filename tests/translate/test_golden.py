@@ -152,6 +152,7 @@ def test_goals_rank_the_players_with_four_generic_rules() -> None:
 
 
 def test_the_choice_counter_is_three_digits() -> None:
+    # it stops at 500; the engine makes one choice more (the one that passes the limit)
     body = "(stage player (end (== (game str DONE) YES)) (choice ((set (game str DONE) YES))))"
     assert_has(game(body),
                "(init (choices 0 0 0))",
@@ -159,7 +160,8 @@ def test_the_choice_counter_is_three_digits() -> None:
                "(distinct ?a 5))",
                "(<= (next (choices ?a ?b2 0)) (at_step k1) (true (choices ?a ?b 9)) (succ ?b ?b2) (distinct ?b 9) "
                "(distinct ?a 5))",
-               "(<= terminal (at_step k1) (true (choices 5 0 0)))")
+               "(<= (next (choices 5 0 1)) (at_step k1) (true (choices 5 0 0)))",
+               "(<= limit (at_step k1) (true (choices 5 0 1)))", "(<= terminal limit)")
 
 
 def test_sums_compared_with_a_bound_are_capped_whatever_the_card_values() -> None:

@@ -465,3 +465,15 @@ def test_the_top_cards_of_a_pile_whose_first_card_moves_away() -> None:
     # the deck deals from its top, the last card made first: THREE BLACK, THREE RED, TWO BLACK
     # onto the pile; THREE BLACK leaves from its bottom; TWO RED goes on its top
     assert scores(game(body)) == {(2, 3)}
+
+
+def test_a_game_that_never_ends_stops_after_the_engines_501st_choice() -> None:
+    """CardStock stops a game once it has made more than 500 choices (``ParseEngine.cs``:
+    ``totalChoices > CHOICELIMIT`` after each choice): the 501st is made, the game then ends by
+    the limit, which random playouts report as such (``limit`` was inlined away and the ending
+    read as unknown)."""
+    body = "(stage player (end (== (game sto T) 1)) (choice ((set (game sto T) 0) (set (game sto T) 2))))"
+    translation = compile_game(parse_recycle(game(body), "endless.rcy"))
+    machine = make_machine(translation.description, "fast")
+    playout = play(machine, translation.description, random.Random(1))
+    assert (playout.ending, playout.decisions) == ("limit", 501)

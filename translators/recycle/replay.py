@@ -158,7 +158,8 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     ending, scores = ending_of(translation.description, state)
     result.scores = scores
     result.finished = True
-    if ending != "end":
+    stopped = ending == "limit" and end is not None and end.ending == "choice_limit"  # both stopped
+    if ending != "end" and not stopped:
         result.mismatches.append(Mismatch(None, f"the translation's game ended by {ending!r}, not normally"))
     if end is not None and end.scores:
         theirs = {f"player{i}": s for i, s in enumerate(end.scores)}
@@ -344,8 +345,16 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
         return matching[0]
     if decision.count == len(legal):
         # Same number of options, and content cannot tell them apart: the same position among
-        # the options, the translation's sorted by choice index, then by name.
-        return sorted(legal, key=lambda m: _order(m, option_places or {}))[decision.chosen]
+        # the options, the translation's sorted by choice index, then by name. The position
+        # tells the choice's option; within it, the engine lists cards in its own order, so a
+        # move of that option that content singles out is taken first.
+        by_place = sorted(legal, key=lambda m: _order(m, option_places or {}))[decision.chosen]
+        group = _order(by_place, option_places or {})[0]
+        alike = [m for m in matching if _order(m, option_places or {})[0] == group]
+        if alike and len({_canonical(m, names) for m in alike}) == 1:
+            result.by_content += 1
+            return alike[0]
+        return by_place
     result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
                                                       f"choice {chosen!r}"))
     return None

@@ -86,9 +86,9 @@ from translators.recycle.syntax.parser import parse_recycle_file
 from translators.recycle.translation import Translation
 from translators.recycle.translation_error import TranslationError
 
-#: Relations the clean-up passes keep as they are: the scores (read by tools) and the step
-#: being played (read by people following a match).
-KEPT = frozenset({"score", "scoredigit", "at_step"})
+#: Relations the clean-up passes keep as they are: the scores and how the game ended (read by
+#: tools: ``playstats.ending_of``) and the step being played (read by people following a match).
+KEPT = frozenset({"score", "scoredigit", "at_step", "normal_end", "limit", "stuck", "failsnow"})
 #: How often the game is re-analysed for the bounds of its computed repeats (each round makes
 #: as many copies as the last found the count could need).
 REPEAT_ROUNDS = 4

@@ -123,9 +123,12 @@ def emit_turns(book: RuleBook, tables: Tables, control: Control, plan: StepPlan,
                 after = D[:i] + [E[i]] + [num(0)] * (2 - i)
                 book.add(rule(nxt(f("choices", *after)), true(f("choices", *before)), c("choicestep"),
                               f("succ", D[i], E[i]), Distinct(D[i], num(9)), Distinct(before[0], top)))
+            # the engine counts the choice that passes the limit, then stops: one choice more
+            cap = [num(int(d)) for d in f"{CHOICE_LIMIT:03d}"]
+            over = [num(int(d)) for d in f"{CHOICE_LIMIT + 1:03d}"]
+            book.add(rule(nxt(f("choices", *over)), true(f("choices", *cap)), c("choicestep")))
             book.add(rule(nxt(f("choices", *D)), true(f("choices", *D)), Not(c("choicestep"))))
-            limit = [num(int(d)) for d in f"{CHOICE_LIMIT:03d}"]
-            book.add(rule(c("limit"), c("choicestep"), true(f("choices", *limit))))
+            book.add(rule(c("limit"), c("choicestep"), true(f("choices", *over))))
         else:
             book.add(rule(nxt(f("choices", *D)), true(f("choices", *D))))
 

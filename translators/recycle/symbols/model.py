@@ -39,7 +39,8 @@ from translators.recycle.syntax.nodes import (
 )
 from translators.recycle.translation_error import TranslationError
 
-#: CardStock stops a game after this many choices (the translation ends it as a draw).
+#: CardStock stops a game once more than this many choices were made (after the 501st; the
+#: translation ends it as a draw when the 502nd is due).
 CHOICE_LIMIT = 500
 
 #: Who can own storage and card locations.
