@@ -477,3 +477,20 @@ def test_a_game_that_never_ends_stops_after_the_engines_501st_choice() -> None:
     machine = make_machine(translation.description, "fast")
     playout = play(machine, translation.description, random.Random(1))
     assert (playout.ending, playout.decisions) == ("limit", 501)
+
+
+def test_a_card_read_and_taken_at_a_numbered_place_of_a_pile() -> None:
+    """``(N PILE)`` counts from the bottom card (0), as CardStock's ``cardList.Get(N)``: the card
+    read at place 1 is the card then taken from there, and the places close up under it."""
+    def body(shuffle: str) -> str:
+        return (f"(do ({VALUE} {shuffle}\n"
+                "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+                "     (set ((0 player) sto SCORE) (score (1 (game vloc PILE)) using (game points VALUE)))\n"
+                "     (move (1 (game vloc PILE)) (top ((1 player) iloc HAND)))\n"
+                "     (set ((1 player) sto SCORE) (sum ((1 player) iloc HAND) using (game points VALUE)))\n"
+                "     (set ((2 player) sto SCORE) (+ (score (0 (game vloc PILE)) using (game points VALUE))\n"
+                "                                    (* 10 (score (1 (game vloc PILE)) using (game points VALUE)))))))")
+    # in the order the deck was made: THREE BLACK, THREE RED, TWO BLACK put on the pile
+    assert scores(game(body(""), players=3)) == {(3, 3, 23)}
+    found = scores(game(body("(shuffle (game iloc STOCK))"), players=3), games=30)
+    assert all(read == taken for read, taken, _ in found) and len(found) > 2, found

@@ -68,12 +68,13 @@ def order_facts(program: ir.Program, model: GameModel,
     bottoms: set[Location] = set()
     for expr, env in program_expressions(program, model):
         for node, node_env in walk_with_env(expr, env):
-            if isinstance(node, CardAt) and node.position in ("top", "bottom"):
+            if isinstance(node, CardAt):
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation):
                     places = concrete(real, real_env, model)
                     tops.update(places)
-                    if node.position == "bottom":
+                    # the bottom card or a numbered one (counted from the bottom)
+                    if node.position != "top" and real.visibility != "mem":
                         bottoms.update(places)
             elif isinstance(node, Slice):  # the top (bottom) N cards: the whole order is read
                 real, real_env = deref(node.cards, node_env)

@@ -354,6 +354,45 @@ def order_read(cx: Compiler, ctl: Ctl, lits: list[Literal], loc: Term) -> None:
         failures.append(failure)
 
 
+def pile_depths(cx: Compiler, end: str, k: int) -> str:
+    """``(pdepth L C D)`` (``end`` top) or ``(pheight L C D)`` (bottom): card ``C`` is the
+    ``D``-th of pile ``L`` from that end (0 the end card), for ``D`` under ``k``, along the
+    ``under`` links of a pile whose whole order is kept."""
+    rel = "pdepth" if end == "top" else "pheight"
+    made: int = cx.book.memo.get(("depths", end), 0)
+    if k > made:
+        L, C, D = Variable("l"), Variable("c"), Variable("d")
+        with cx.book.group(f"the place of a card from the {end} of a pile whose order is kept"):
+            if made == 0:
+                first = true(f("ontop", L, C)) if end == "top" else f("bottomcard", L, C)
+                cx.book.add(rule(f(rel, L, C, num(0)), f("linked", L), first))
+            for depth in range(max(made, 1), k):
+                if end == "top":  # the card under the one above it
+                    cx.book.add(rule(f(rel, L, D, num(depth)), f(rel, L, C, num(depth - 1)), true(f("under", L, C, D))))
+                else:  # the card over the one below it
+                    cx.book.add(rule(f(rel, L, C, num(depth)), f(rel, L, D, num(depth - 1)), true(f("under", L, C, D))))
+        cx.book.memo[("depths", end)] = k
+    return rel
+
+
+def numbered_card(cx: Compiler, node: CardAt, real: CardLocation, env: Env, ctl: Ctl) -> Val:
+    """``(N LOC)``: the card N places above the bottom one (0 the bottom card; CardStock's
+    ``cardList.Get(N)``): a memory location's N-th copy (``cpos``), else the card at that height
+    of a pile whose whole order is kept (``analysis/order.py``). No card when the pile is lower."""
+    lits, loc = loc_term(cx, real, env, ctl)
+    fixed = static_int(node.position, env)
+    place_lits, place = ([], num(fixed)) if fixed is not None else cx.int_(node.position, env, ctl)
+    v = cx.fresh("c")
+    if real.visibility == "mem":
+        return lits + place_lits + [true(f("cpos", loc, v, place))], v
+    if fixed is not None and fixed < 0:
+        return [FALSE], v
+    if any(p in cx.unkept for p in concrete(real, env, cx.model)):
+        order_read(cx, ctl, lits, loc)
+    height = fixed + 1 if fixed is not None else len(cx.model.cards)
+    return lits + place_lits + [f(pile_depths(cx, "bottom", min(height, len(cx.model.cards))), loc, v, place)], v
+
+
 def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
     real, real_env = deref(node.cards, env)
@@ -361,8 +400,10 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
         lits, loc = loc_term(cx, real, real_env, ctl)
         v = cx.fresh("c")
         return lits + [f("bottomcard", loc, v)], v
+    if node.position not in ("top", "bottom") and isinstance(real, CardLocation):
+        return numbered_card(cx, node, real, real_env, ctl)
     if node.position != "top":
-        raise TranslationError(node, "only the top or bottom card of a location can be read")
+        raise TranslationError(node, "only the top, bottom or numbered card of a location can be read")
     if isinstance(real, Tuples):
         real = CollectionAt("top", real, line=node.line, column=node.column)
     if not isinstance(real, CardLocation):

@@ -20,7 +20,7 @@ from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.places import concrete
-from translators.recycle.emit.cardsets import order_read
+from translators.recycle.emit.cardsets import order_read, pile_depths
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
@@ -192,27 +192,6 @@ def slice_member(cx: Compiler, node: Slice, env: Env, ctl: Ctl, card: Term) -> l
     if any(p in cx.unkept for p in concrete(real, real_env, cx.model)):
         order_read(cx, ctl, lits, term)
     return lits + [f(pile_depths(cx, node.end, min(k, len(cx.model.cards))), term, card, d), below]
-
-
-def pile_depths(cx: Compiler, end: str, k: int) -> str:
-    """``(pdepth L C D)`` (``end`` top) or ``(pheight L C D)`` (bottom): card ``C`` is the
-    ``D``-th of pile ``L`` from that end (0 the end card), for ``D`` under ``k``, along the
-    ``under`` links of a pile whose whole order is kept."""
-    rel = "pdepth" if end == "top" else "pheight"
-    made: int = cx.book.memo.get(("depths", end), 0)
-    if k > made:
-        L, C, D = Variable("l"), Variable("c"), Variable("d")
-        with cx.book.group(f"the place of a card from the {end} of a pile whose order is kept"):
-            if made == 0:
-                first = true(f("ontop", L, C)) if end == "top" else f("bottomcard", L, C)
-                cx.book.add(rule(f(rel, L, C, num(0)), f("linked", L), first))
-            for depth in range(max(made, 1), k):
-                if end == "top":  # the card under the one above it
-                    cx.book.add(rule(f(rel, L, D, num(depth)), f(rel, L, C, num(depth - 1)), true(f("under", L, C, D))))
-                else:  # the card over the one below it
-                    cx.book.add(rule(f(rel, L, C, num(depth)), f(rel, L, D, num(depth - 1)), true(f("under", L, C, D))))
-        cx.book.memo[("depths", end)] = k
-    return rel
 
 
 def run_length(cx: Compiler, node: Run, env: Env, ctl: Ctl) -> Val:
