@@ -451,6 +451,11 @@ def test_the_top_and_bottom_cards_of_a_pile_as_sequences() -> None:
     found = scores(game(body, players=3), games=30)
     assert all(top + bottom == whole for top, bottom, whole in found), found
     assert len({top for top, _, _ in found}) > 1 and len({bottom for _, bottom, _ in found}) > 1
+    # N computed: the same
+    computed = body.replace("(do (", "(do ((set (game sto N) 2) ").replace("(top 2 ", "(top (game sto N) ")
+    assert "(top (game sto N) " in computed
+    found = scores(game(computed, players=3), games=30)
+    assert all(top + bottom == whole for top, bottom, whole in found), found
 
 
 def test_the_top_cards_of_a_pile_whose_first_card_moves_away() -> None:

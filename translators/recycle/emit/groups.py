@@ -180,13 +180,22 @@ def slice_member(cx: Compiler, node: Slice, env: Env, ctl: Ctl, card: Term) -> l
     memory location counts its copies (``cdepth`` from the last, ``cpos`` from the first), a
     pile the ``under`` links its whole order is kept by (``analysis/order.py``)."""
     real, real_env = deref(node.cards, env)
-    k = static_int(node.count, env)
-    if k is None or not isinstance(real, CardLocation):
-        raise TranslationError(node, f"`({node.end} N LOCATION)` needs a literal N and a card location")
+    if not isinstance(real, CardLocation):
+        raise TranslationError(node, f"`({node.end} N LOCATION)` needs a card location")
     lits, term = cx.loc_term(real, real_env, ctl)
     d = cx.fresh("n")
-    table = cx.tables.test("<", k, (0, len(cx.model.cards)))
-    below = f(table, d) if table else FALSE
+    most = len(cx.model.cards)
+    k = static_int(node.count, env)
+    if k is not None:
+        table = cx.tables.test("<", k, (0, most))
+        below: Literal = f(table, d) if table else FALSE
+    else:  # a computed N: depths under its value
+        count_lits, count = cx.int_(node.count, env, ctl)
+        low, high = cx.interval(node.count, env)
+        k = max(0, min(high, most))
+        table = cx.tables.compare("<", (0, most), (low, high))
+        lits = lits + count_lits
+        below = f(table, d, count) if table else FALSE
     if real.visibility == "mem":
         return lits + [f("cdepth", term, card, d) if node.end == "top" else true(f("cpos", term, card, d)), below]
     if any(p in cx.unkept for p in concrete(real, real_env, cx.model)):
