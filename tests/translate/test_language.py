@@ -499,3 +499,24 @@ def test_a_card_read_and_taken_at_a_numbered_place_of_a_pile() -> None:
     assert scores(game(body(""), players=3)) == {(3, 3, 23)}
     found = scores(game(body("(shuffle (game iloc STOCK))"), players=3), games=30)
     assert all(read == taken for read, taken, _ in found) and len(found) > 2, found
+
+
+def test_cards_put_at_numbered_places_of_a_pile_whose_order_is_read() -> None:
+    """``(move CARD (N PILE))`` inserts at place N counted from the bottom card (CardStock's
+    ``cards.Insert(N, card)``): between two cards, under the bottom one (0), on the top (N the
+    pile's size)."""
+    value = "(game points VALUE)"
+    body = (f"(do ({VALUE}\n"
+            "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "     (move (top (game iloc STOCK)) (1 (game vloc PILE)))\n"
+            f"     (set ((0 player) sto SCORE) (+ (score (1 (game vloc PILE)) using {value})\n"
+            f"                                    (* 10 (score (2 (game vloc PILE)) using {value}))))\n"
+            "     (move (top (game iloc STOCK)) (0 (game vloc PILE)))\n"
+            f"     (set ((1 player) sto SCORE) (+ (score (bottom (game vloc PILE)) using {value})\n"
+            f"                                    (* 10 (score (1 (game vloc PILE)) using {value}))))\n"
+            "     (move (top (game iloc STOCK)) (5 (game vloc PILE)))\n"
+            f"     (set ((2 player) sto SCORE) (+ (sum (top 2 (game vloc PILE)) using {value})\n"
+            f"                                    (* 10 (score (top (game vloc PILE)) using {value}))))))")
+    # the stock deals THREE BLACK, THREE RED, TWO BLACK onto the pile; TWO RED goes to place 1
+    # (over THREE BLACK), ONE BLACK under them all, ONE RED on the top of the six
+    assert scores(game(body, players=3)) == {(32, 31, 13)}

@@ -1,7 +1,8 @@
 """Which piles need their order tracked: those whose top (or bottom) card the program reads;
 which of them can be a shuffled heap (shuffled, or filled in bulk from one); and which keep
-their whole order because their bottom card (or their top or bottom N cards) is read, or because
-they are dealt from in the order their cards were made ("linked")."""
+their whole order because their bottom card (or their top or bottom N cards, or a numbered one)
+is read, because a card is put at a numbered place of them, or because they are dealt from in
+the order their cards were made ("linked")."""
 
 from __future__ import annotations
 
@@ -96,7 +97,11 @@ def order_facts(program: ir.Program, model: GameModel,
     taken = {place for effect in program.effects.values() if isinstance(effect, ir.MoveCard)
              for place in _top_of(effect.card, effect.env, model)}
     dealt_in_order = {place for place in (ordered & taken) - heapy if len(model.cards_at_start(place)) > 1}
-    return ordered, heapy, bottoms | dealt_in_order
+    # a card put at a numbered place of a pile whose order is read goes between two of its cards
+    put_at = {place for effect in program.effects.values()
+              if isinstance(effect, ir.MoveCard) and effect.end == "index"
+              for place in concrete(effect.target, effect.env, model)} & ordered
+    return ordered, heapy, bottoms | dealt_in_order | put_at
 
 
 def loose_piles(program: ir.Program, model: GameModel, domains: CardDomains,

@@ -29,7 +29,7 @@ from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
-from translators.recycle.rulebook.book import describe
+from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.vocabulary import (
     RANDOM,
     c,
@@ -354,24 +354,24 @@ def order_read(cx: Compiler, ctl: Ctl, lits: list[Literal], loc: Term) -> None:
         failures.append(failure)
 
 
-def pile_depths(cx: Compiler, end: str, k: int) -> str:
+def pile_depths(book: RuleBook, end: str, k: int) -> str:
     """``(pdepth L C D)`` (``end`` top) or ``(pheight L C D)`` (bottom): card ``C`` is the
     ``D``-th of pile ``L`` from that end (0 the end card), for ``D`` under ``k``, along the
     ``under`` links of a pile whose whole order is kept."""
     rel = "pdepth" if end == "top" else "pheight"
-    made: int = cx.book.memo.get(("depths", end), 0)
+    made: int = book.memo.get(("depths", end), 0)
     if k > made:
         L, C, D = Variable("l"), Variable("c"), Variable("d")
-        with cx.book.group(f"the place of a card from the {end} of a pile whose order is kept"):
+        with book.group(f"the place of a card from the {end} of a pile whose order is kept"):
             if made == 0:
                 first = true(f("ontop", L, C)) if end == "top" else f("bottomcard", L, C)
-                cx.book.add(rule(f(rel, L, C, num(0)), f("linked", L), first))
+                book.add(rule(f(rel, L, C, num(0)), f("linked", L), first))
             for depth in range(max(made, 1), k):
                 if end == "top":  # the card under the one above it
-                    cx.book.add(rule(f(rel, L, D, num(depth)), f(rel, L, C, num(depth - 1)), true(f("under", L, C, D))))
+                    book.add(rule(f(rel, L, D, num(depth)), f(rel, L, C, num(depth - 1)), true(f("under", L, C, D))))
                 else:  # the card over the one below it
-                    cx.book.add(rule(f(rel, L, C, num(depth)), f(rel, L, D, num(depth - 1)), true(f("under", L, C, D))))
-        cx.book.memo[("depths", end)] = k
+                    book.add(rule(f(rel, L, C, num(depth)), f(rel, L, D, num(depth - 1)), true(f("under", L, C, D))))
+        book.memo[("depths", end)] = k
     return rel
 
 
@@ -390,7 +390,7 @@ def numbered_card(cx: Compiler, node: CardAt, real: CardLocation, env: Env, ctl:
     if any(p in cx.unkept for p in concrete(real, env, cx.model)):
         order_read(cx, ctl, lits, loc)
     height = fixed + 1 if fixed is not None else len(cx.model.cards)
-    return lits + place_lits + [f(pile_depths(cx, "bottom", min(height, len(cx.model.cards))), loc, v, place)], v
+    return lits + place_lits + [f(pile_depths(cx.book, "bottom", min(height, len(cx.model.cards))), loc, v, place)], v
 
 
 def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:

@@ -27,6 +27,7 @@ from itertools import pairwise
 
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
+from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import GameModel, Location
@@ -84,9 +85,10 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     singles = [r for r in used if r == "move"]
     unders = [r for r in used if r == "move_under"]
     bulks = [r for r in used if r.startswith("move_all")]
+    ats = [r for r in used if r == "move_at"]
     copies = [r for r in used if r == "remember"]
     with book.group("cards move: a moved card is where it goes, the others stay"):
-        for rel in singles + unders + bulks:
+        for rel in singles + unders + bulks + ats:
             book.add(rule(f("moving", C), f(rel, I, C, F, T)))
             book.add(rule(nxt(f("at", C, T)), f(rel, I, C, F, T)))
         book.add(rule(nxt(f("at", C, L)), true(f("at", C, L)), Not(f("moving", C))))
@@ -100,6 +102,14 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             for rel in singles:
                 book.add(rule(f("push", T, C), f(rel, I, C, F, T), f("ordered", T)))
                 book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+            for rel in ats:
+                # put at a numbered place: between two cards of a pile whose order is kept (below);
+                # past its top card, a push
+                N = Variable("n")
+                book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+                book.add(rule(f("insertunder", T, X), f("insertat", T, C, N), f(pile_depths(book, "bottom", len(model.cards)), T, X, N)))
+                book.add(rule(f("insertmid", T), f("insertunder", T, X)))
+                book.add(rule(f("push", T, C), f("insertat", T, C, N), f("ordered", T), Not(f("insertmid", T))))
             for rel in unders:
                 book.add(rule(f("bottomin", T, C), f(rel, I, C, F, T), f("ordered", T)))
                 book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
@@ -154,8 +164,15 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                     book.add(rule(f("spliced", loc(place))))
                 book.add(rule(nxt(f("under", L, X, D)), f("spliced", L), true(f("under", L, X, C)), f("leave", L, C),
                               true(f("under", L, C, D))))
+            split = [Not(f("insertunder", L, X))] if ats else []
             book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, D)), Not(f("leave", L, X)),
-                          Not(f("leave", L, D))))
+                          Not(f("leave", L, D)), *split))
+            if ats:  # a card put at the place of card X: X lies on it, it on the card X lay on
+                N = Variable("n")
+                book.add(rule(nxt(f("under", L, X, C)), f("insertat", L, C, N), f("insertunder", L, X),
+                              f("pheight", L, X, N)))
+                book.add(rule(nxt(f("under", L, C, D)), f("insertat", L, C, N), f("insertunder", L, X),
+                              f("pheight", L, X, N), true(f("under", L, X, D))))
             book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
                           true(f("under", L, C, D)), Not(f("pushed", L))))
             if unders:

@@ -16,6 +16,7 @@ from typing import Any
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
+from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.moves import MoveName
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import StepCtl
@@ -52,7 +53,7 @@ from translators.recycle.translation_error import TranslationError
 #: ``(REL I CARD FROM TO)``: a card moves onto the top of a location, every card of a location
 #: moves, a copy of a card is remembered.
 MOVE_RELATIONS = {("single", False): "move", ("bulk", False): "move_all", ("bulk", True): "move_all_keep",
-                  ("copy", False): "remember", ("under", False): "move_under"}
+                  ("copy", False): "remember", ("under", False): "move_under", ("at", False): "move_at"}
 
 
 @dataclass
@@ -210,7 +211,13 @@ class EffectEmitter:
             to_lits, to = comp.loc_term(effect.target, env, ctl)
             src_lits, src = self.source(effect.card, env, ctl)
             body = base + card_lits + src_lits + [true(f("at", card, src))] + to_lits
-            self.move_relation(self.placing(effect), effect, batch, index, [card, src, to], body)
+            kind = self.placing(effect)
+            self.move_relation(kind, effect, batch, index, [card, src, to], body)
+            if kind == "at":  # the place it is put at, counted from the bottom card (0)
+                place, place_env = deref(effect.node.target, env)  # type: ignore[attr-defined]
+                fixed = static_int(place.position, place_env)
+                at_lits, at = ([], num(fixed)) if fixed is not None else comp.int_(place.position, place_env, ctl)
+                self.book.add(rule(f("insertat", to, card, at), body + at_lits))
         elif isinstance(effect, ir.BulkMove):
             card = comp.fresh("c")
             to_lits, to = comp.loc_term(effect.target, env, ctl)
@@ -283,16 +290,14 @@ class EffectEmitter:
         return [], Variable("from")
 
     def placing(self, effect: ir.MoveCard) -> str:
-        """How a single move puts its card: on top (``single``) or under the bottom card
-        (``under``); where no order is kept the place in the pile does not matter."""
+        """How a single move puts its card: on top (``single``), under the bottom card
+        (``under``) or at a numbered place (``at``: the pile keeps its whole order); where no
+        order is kept the place in the pile does not matter."""
         if effect.end == "top":
             return "single"
         if not any(place in self.comp.ordered for place in concrete(effect.target, effect.env, self.model)):
             return "single"
-        if effect.end == "index":
-            raise TranslationError(effect.node, "a card put at a numbered place of a pile whose top or bottom card "
-                                   "is read is not supported (only `top` and `bottom`)")
-        return "under"
+        return "at" if effect.end == "index" else "under"
 
     def move_relation(self, kind: str, effect: ir.Effect, batch: Batch, index: int, head: list[Term],
                       body: list[Literal], preserve: bool = False) -> None:

@@ -200,7 +200,7 @@ def slice_member(cx: Compiler, node: Slice, env: Env, ctl: Ctl, card: Term) -> l
         return lits + [f("cdepth", term, card, d) if node.end == "top" else true(f("cpos", term, card, d)), below]
     if any(p in cx.unkept for p in concrete(real, real_env, cx.model)):
         order_read(cx, ctl, lits, term)
-    return lits + [f(pile_depths(cx, node.end, min(k, len(cx.model.cards))), term, card, d), below]
+    return lits + [f(pile_depths(cx.book, node.end, min(k, len(cx.model.cards))), term, card, d), below]
 
 
 def run_length(cx: Compiler, node: Run, env: Env, ctl: Ctl) -> Val:
