@@ -520,3 +520,16 @@ def test_cards_put_at_numbered_places_of_a_pile_whose_order_is_read() -> None:
     # the stock deals THREE BLACK, THREE RED, TWO BLACK onto the pile; TWO RED goes to place 1
     # (over THREE BLACK), ONE BLACK under them all, ONE RED on the top of the six
     assert scores(game(body, players=3)) == {(32, 31, 13)}
+
+
+def test_conditions_read_a_string_cell_and_a_top_card_named_in_play() -> None:
+    """A condition reading ``(game str (game str WHICH))`` or the top card of ``(game vloc (game
+    str PILE))``: one alternative per possible name (was a located error outside actions)."""
+    body = ("(do ((set (game str WHICH) RED) (set (game str RED) YES) (set (game str BLACK) NO)\n"
+            "     (set (game str PILE) LEFT)\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc LEFT)))\n"
+            "     ((== (game str (game str WHICH)) YES) (set ((0 player) sto SCORE) 1))\n"
+            "     ((== (cardatt RANK (top (game vloc (game str PILE)))) THREE) (set ((1 player) sto SCORE) 1))\n"
+            "     ((== (game str (game str PILE)) YES) (set ((1 player) sto SCORE) 5))))")
+    # the stock's top card, made last, is a THREE
+    assert scores(game(body)) == {(1, 1)}

@@ -19,8 +19,9 @@ location ``(game iloc 3)`` is the location named ``3``.
 An integer cell read with a computed name outside an action (a condition, the scoring) is the
 sum over the possible names of the cells whose name is the value: ``(all (filter (HEARTS,
 SPADES...) 'K (== 'K EXPR)) 'K ('P sto 'K))``; the cards of a location so named are the union
-of the locations whose name is the value. A string cell, or the top card of a location, named
-in play outside an action stays a located error.
+of the locations whose name is the value. A comparison that reads a string cell, or the top card
+of a location, named in play is one alternative per possible name: ``(or (and (== EXPR N1)
+COMPARE[N1]) ...)``; elsewhere outside actions (the scoring) such a read stays a located error.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 from translators.recycle.ir.rewrite import map_children, map_part
 from translators.recycle.symbols.model import written_names
 from translators.recycle.syntax.nodes import (
+    And,
     CardAt,
     CardAtt,
     CardLocation,
@@ -51,6 +53,7 @@ from translators.recycle.syntax.nodes import (
     Name,
     NameList,
     Node,
+    Or,
     PointStorage,
     Remember,
     RepeatAll,
@@ -119,7 +122,19 @@ def expand_names(game: Game) -> Game:
         which = Filter(names, key, Compare("==", key, computed, kind="str", **at), **at)
         return SetOp("union", CardsAgg(which, key, replace(node, name=key), **at), **at)
 
+    def condition(node: Compare) -> Node:
+        """A comparison reading a string cell or the top card of a location named in play:
+        one alternative per possible name, ``(or (and (== EXPR N1) COMPARE[N1]) ...)``."""
+        expr = _computed_reads(node, let_bound)[0]
+        at = {"line": expr.line, "column": expr.column}
+        alternatives = tuple(And((Compare("==", expr, Name(value, **at), kind="str", **at),
+                                  _substitute(node, expr, Name(value, **at))), **at)
+                             for value in values_of(expr))
+        return Or(alternatives, **at) if len(alternatives) > 1 else alternatives[0]
+
     def rewrite(node: Node) -> Node:
+        if isinstance(node, Compare) and _computed_reads(node, let_bound):
+            return rewrite(condition(node))
         if isinstance(node, CardLocation) and isinstance(node.name, IntLit):
             return replace(node, name=Name(str(node.name.value), line=node.name.line, column=node.name.column))
         if isinstance(node, ACTIONS):
@@ -153,6 +168,19 @@ def _computed(node: Node, let_bound: frozenset[str]) -> list[Any]:
                 continue  # bound by ``all``/``any`` over names, or declared: known when lowered
             if isinstance(name, Node) and name not in found:
                 found.append(name)
+    return found
+
+
+def _computed_reads(node: Node, let_bound: frozenset[str]) -> list[Any]:
+    """The computed names of the string cells and of the locations whose top card ``node``
+    reads (outside actions: only a comparison can hold them)."""
+    found: list[Any] = []
+    for sub in node.walk():
+        named = sub if isinstance(sub, StrStorage) else sub.cards if isinstance(sub, CardAt) else None
+        if isinstance(named, (StrStorage, CardLocation)):
+            for name in _computed(named, let_bound):
+                if name not in found:
+                    found.append(name)
     return found
 
 
