@@ -28,6 +28,11 @@ class GroundingTooLarge(ReasonerError):
     """The game grounds to more rules than the budget allows; use the clingo oracle instead."""
 
 
+class GroundingTooSlow(GroundingTooLarge):
+    """The game takes longer to ground than the time budget allows (a verdict that depends on
+    the machine and its load, unlike the rule count)."""
+
+
 class RuleBudget(clingo.Observer):
     """Counts ground rules as clingo emits them and stops grounding past the budget."""
 
@@ -44,7 +49,7 @@ class RuleBudget(clingo.Observer):
         if self.count > self.max_rules:
             raise GroundingTooLarge(f"{self.what} exceeds {self.max_rules:,} ground rules")
         if not self.count & 0x3FF and time.monotonic() > self.deadline:
-            raise GroundingTooLarge(f"{self.what} takes more than {self.max_seconds:g} s to ground")
+            raise GroundingTooSlow(f"{self.what} takes more than {self.max_seconds:g} s to ground")
 
 
 _CLOSURE = """

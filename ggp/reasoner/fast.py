@@ -24,7 +24,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.reasoner.cache import CacheEntry, interned
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, GroundingTooLarge
+from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, GroundingTooLarge, GroundingTooSlow
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.network import Network
 
@@ -195,7 +195,8 @@ class GroundMachine(StateMachine):
             try:
                 program = ground(self.description, self.max_rules, self.max_seconds)
             except GroundingTooLarge as exc:
-                if self._entry is not None:
+                # the rule count is a property of the game; the time a property of this run
+                if self._entry is not None and not isinstance(exc, GroundingTooSlow):
                     self._entry.store_value("too_large", (self.max_rules, self.max_seconds, str(exc)))
                 raise
             return build_network(self.description, program), program.seconds, len(program.rules)

@@ -19,7 +19,7 @@ from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.reasoner import cache, make_machine, warm
 from ggp.reasoner.cache import CacheEntry
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, GroundingTooLarge
+from ggp.reasoner.domains import DEFAULT_MAX_RULES, GroundingTooLarge, GroundingTooSlow
 from ggp.reasoner.fast import FastMachine, GroundMachine
 from ggp.reasoner.play import joint_moves
 from ggp.reasoner.verify import compare_machines
@@ -215,6 +215,25 @@ def test_the_too_large_verdict_is_kept(cache_dir: Path, monkeypatch: pytest.Monk
     assert calls == []
     assert FastMachine(description, cache=True).ground_rules > 50  # a larger one: tried again
     assert calls == [DEFAULT_MAX_RULES]
+
+
+def test_a_verdict_of_the_time_budget_is_not_kept(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # how long grounding takes depends on the machine's load: a game too slow once (here for a
+    # budget no grounding meets; the clock is read every 1,024 rules) is tried again
+    description = load_game(shared_path("corpus", "gdl", "breakthrough_7x7.gdl"))
+    with pytest.raises(GroundingTooSlow, match="takes more than"):
+        FastMachine(description, max_seconds=0.0, cache=True)
+    calls = []
+    ground = FastMachine._ground
+
+    def counted(self: FastMachine) -> Any:
+        calls.append(self.max_seconds)
+        return ground(self)
+
+    monkeypatch.setattr(FastMachine, "_ground", counted)
+    with pytest.raises(GroundingTooSlow):
+        FastMachine(description, max_seconds=0.0, cache=True)
+    assert calls == [0.0]
 
 
 def test_old_entries_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
