@@ -24,7 +24,12 @@ from ggp.errors import ReasonerError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.reasoner.cache import CacheEntry, interned
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS, GroundingTooLarge, GroundingTooSlow
+from ggp.reasoner.domains import (
+    DEFAULT_MAX_RULES,
+    DEFAULT_MAX_SECONDS,
+    GroundingTooLarge,
+    GroundingTooSlow,
+)
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.network import Network
 

@@ -23,7 +23,7 @@ from ggp.reasoner.domains import DEFAULT_MAX_RULES, GroundingTooLarge, Grounding
 from ggp.reasoner.fast import FastMachine, GroundMachine
 from ggp.reasoner.play import joint_moves
 from ggp.reasoner.verify import compare_machines
-from tests.conftest import RULESHEETS, ROOT, shared_path
+from tests.conftest import ROOT, RULESHEETS, shared_path
 
 GAMES = ["montyhall.kif", "blind_tictactoe.kif", "kuhn.rcy"]
 
