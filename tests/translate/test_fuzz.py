@@ -91,6 +91,18 @@ def test_regression(sheet: Path, old: str, new: str, expected: str) -> None:
         assert outcome(text.replace(old, new, 1), sheet.name) == expected
 
 
+def test_a_control_walk_past_pythons_recursion_is_a_located_error() -> None:
+    # GoFish2 with a `repeat 53` (fuzz seed 100436): the walk resolving control from one step
+    # through guarded steps and stage ends passed Python's recursion bound (RecursionError)
+    path = CORPUS / "GoFish2.rcy"
+    if not path.exists():
+        pytest.skip(f"needs {path} (../shared beside the project)")
+    [(_, mutant, edit)] = list(mutants(path.read_text(encoding="utf-8"), 100436, 1))
+    assert edit.startswith("'2' -> '53'")
+    with budget(BUDGET):
+        assert outcome(mutant, path.name) == "located"
+
+
 def test_the_mutator_is_seeded_and_edits() -> None:
     text = AGRAM.read_text(encoding="utf-8")
     first = list(mutants(text, 5, 20))

@@ -27,6 +27,7 @@ from translators.recycle.ir import nodes as ir
 from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import Fresh, c, f, rule, true
+from translators.recycle.translation_error import TranslationError
 
 #: A seat source: ("fluent", stage) | ("copy", source) | ("adv", source, stage, uses_queue)
 #: | ("teamof", source).
@@ -203,15 +204,22 @@ class Control:
             self._root = label
             with self.book.group(f"resolve control from resume point {label}"):
                 self.book.add(rule(c(root), [true(f("pc", c(label)))]))
-            if spec[0] == "batch":
-                stages = spec[2]
-                sigma = {s.id: ("fluent", s.id) for s in stages}
-                self.walk_batch(root, spec[1], sigma, {s.id for s in stages}, 0)
-            else:
-                _, stage, index = spec
-                stack = self.stack_of(stage)
-                sigma = {s.id: ("fluent", s.id) for s in stack}
-                self.walk(root, stage, index, sigma, {s.id for s in stack}, 0)
+            try:
+                if spec[0] == "batch":
+                    stages = spec[2]
+                    sigma = {s.id: ("fluent", s.id) for s in stages}
+                    self.walk_batch(root, spec[1], sigma, {s.id for s in stages}, 0)
+                else:
+                    _, stage, index = spec
+                    stack = self.stack_of(stage)
+                    sigma = {s.id: ("fluent", s.id) for s in stack}
+                    self.walk(root, stage, index, sigma, {s.id for s in stack}, 0)
+            except RecursionError:
+                # the walk is bounded (``walk``'s depth), but a long chain of guarded steps and
+                # stage ends can pass Python's own bound first
+                raise TranslationError(self.model.game, "the game's control is too deep to resolve: from "
+                                       f"step {label}, more steps and stage ends follow one another without "
+                                       "a choice between them than the translator can follow") from None
             names += [n for n in self.resume if n not in seen and n not in names]
 
     def node(self, family: str, at: str, source: Any = None) -> str:
