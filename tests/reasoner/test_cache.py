@@ -19,7 +19,12 @@ from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.reasoner import cache, make_machine, warm
 from ggp.reasoner.cache import CacheEntry
-from ggp.reasoner.domains import DEFAULT_MAX_RULES, GroundingTooLarge, GroundingTooSlow
+from ggp.reasoner.domains import (
+    DEFAULT_MAX_RULES,
+    DEFAULT_MAX_SECONDS,
+    GroundingTooLarge,
+    GroundingTooSlow,
+)
 from ggp.reasoner.fast import FastMachine, GroundMachine
 from ggp.reasoner.play import joint_moves
 from ggp.reasoner.verify import compare_machines
@@ -198,23 +203,29 @@ def test_an_unwritable_cache_is_not_an_error(tmp_path: Path, monkeypatch: pytest
     assert not FastMachine(description, cache=True).from_cache
 
 
+def counted_groundings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
+    """The budgets (rules, seconds) of every grounding the fast machine tries from now on."""
+    calls: list[tuple[int, float]] = []
+    ground = FastMachine._ground
+
+    def counted(self: FastMachine) -> Any:
+        calls.append((self.max_rules, self.max_seconds))
+        return ground(self)
+
+    monkeypatch.setattr(FastMachine, "_ground", counted)
+    return calls
+
+
 def test_the_too_large_verdict_is_kept(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     description = load_game(shared_path("corpus", "gdl", "ggporg_ticTacToe.kif"))
     with pytest.raises(GroundingTooLarge):
         FastMachine(description, max_rules=50, cache=True)
-    calls = []
-    ground = FastMachine._ground
-
-    def counted(self: FastMachine) -> Any:
-        calls.append(self.max_rules)
-        return ground(self)
-
-    monkeypatch.setattr(FastMachine, "_ground", counted)
+    calls = counted_groundings(monkeypatch)
     with pytest.raises(GroundingTooLarge, match="exceeds 50 ground rules"):
         FastMachine(description, max_rules=40, cache=True)  # a smaller budget: known too small
     assert calls == []
     assert FastMachine(description, cache=True).ground_rules > 50  # a larger one: tried again
-    assert calls == [DEFAULT_MAX_RULES]
+    assert calls == [(DEFAULT_MAX_RULES, DEFAULT_MAX_SECONDS)]
 
 
 def test_a_verdict_of_the_time_budget_is_not_kept(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -223,17 +234,10 @@ def test_a_verdict_of_the_time_budget_is_not_kept(cache_dir: Path, monkeypatch: 
     description = load_game(shared_path("corpus", "gdl", "breakthrough_7x7.gdl"))
     with pytest.raises(GroundingTooSlow, match="takes more than"):
         FastMachine(description, max_seconds=0.0, cache=True)
-    calls = []
-    ground = FastMachine._ground
-
-    def counted(self: FastMachine) -> Any:
-        calls.append(self.max_seconds)
-        return ground(self)
-
-    monkeypatch.setattr(FastMachine, "_ground", counted)
+    calls = counted_groundings(monkeypatch)
     with pytest.raises(GroundingTooSlow):
         FastMachine(description, max_seconds=0.0, cache=True)
-    assert calls == [0.0]
+    assert calls == [(DEFAULT_MAX_RULES, 0.0)]
 
 
 def test_old_entries_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

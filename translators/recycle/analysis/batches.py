@@ -21,6 +21,7 @@ from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements, storage_family
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.ir.rewrite import map_children
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import (
     ActualCard,
@@ -420,26 +421,11 @@ def hoist_chance(effects: list[ir.Effect], analysis: AccessAnalysis, program: ir
 
 def _swap(tree: Any, old: Node, new: Node) -> Any:
     """``tree`` with every node equal to ``old`` replaced by ``new``."""
-    from dataclasses import fields, replace
-
     if not isinstance(tree, Node):
         return tree
     if tree == old and type(tree) is type(old):
         return new
-    changes = {}
-    for fld in fields(tree):
-        if fld.name in ("line", "column"):
-            continue
-        value = getattr(tree, fld.name)
-        if isinstance(value, Node):
-            swapped = _swap(value, old, new)
-        elif isinstance(value, tuple):
-            swapped = tuple(_swap(v, old, new) for v in value)
-        else:
-            continue
-        if swapped is not value:
-            changes[fld.name] = swapped
-    return replace(tree, **changes) if changes else tree
+    return map_children(tree, lambda child: _swap(child, old, new))
 
 
 def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis, program: ir.Program,

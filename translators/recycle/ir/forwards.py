@@ -5,11 +5,11 @@ a bulk move."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
 from typing import Any
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Fixed, Guard, Sym, deref
+from translators.recycle.ir.rewrite import map_children
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardLocation,
@@ -93,20 +93,7 @@ def forward(node: Any, env: Env, fwd: Forwards, guards: tuple[Guard, ...]) -> An
         hit = fwd.get(key) if key is not None else None
         if hit is not None and hit[1] == guards[: len(hit[1])]:
             return ir.MovedCard(hit[0], line=node.line, column=node.column)
-    changes = {}
-    for fld in fields(node):
-        if fld.name in ("line", "column"):
-            continue
-        value = getattr(node, fld.name)
-        if isinstance(value, Node):
-            new = forward(value, env, fwd, guards)
-        elif isinstance(value, tuple):
-            new = tuple(forward(v, env, fwd, guards) for v in value)
-        else:
-            continue
-        if new is not value and new != value:
-            changes[fld.name] = new
-    return replace(node, **changes) if changes else node
+    return map_children(node, lambda child: forward(child, env, fwd, guards))
 
 
 def _walk(node: Any) -> list[Node]:

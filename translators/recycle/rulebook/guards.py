@@ -16,8 +16,9 @@ The prover also evaluates a body left to right, so the step guard of every rule 
 
 from __future__ import annotations
 
-from ggp.gdl.rules import Literal, Not, Or, Rule
+from ggp.gdl.rules import Literal, Rule
 from ggp.gdl.terms import Constant, Function, Term
+from translators.recycle.rulebook.steps import map_atoms
 
 Group = tuple[str, list[Rule]]
 
@@ -32,7 +33,7 @@ def pc_guards(groups: list[Group]) -> list[Group]:
         for r in rs:
             if r.head.name == STEP and isinstance(r.head, Function) and len(r.head.args) == 1:
                 defs.setdefault(r.head.args[0], []).append(r)
-    simple: dict[Function, Function] = {}
+    simple: dict[Function | Constant, Function | Constant] = {}
     if any(not isinstance(step, Constant) for step in defs):
         defs = {}  # a rule for any step point: no step has a single rule
     for step, rs in defs.items():
@@ -42,19 +43,10 @@ def pc_guards(groups: list[Group]) -> list[Group]:
         if rs[0].body == (pc,):
             simple[Function(STEP, (step,))] = pc
 
-    def literal(lit: Literal) -> Literal:
-        if isinstance(lit, Not):
-            return Not(literal(lit.literal), lit.loc)
-        if isinstance(lit, Or):
-            return Or(tuple(literal(p) for p in lit.literals), lit.loc)
-        if isinstance(lit, Function):
-            return simple.get(lit, lit)
-        return lit
-
     def guarded(r: Rule) -> Rule:
         if r.head.name == STEP:
             return r
-        body = [literal(b) for b in r.body]
+        body = list(map_atoms(r, lambda atom: simple.get(atom, atom)).body)
         first = [b for b in body if _is_guard(b)]
         body = first + [b for b in body if not _is_guard(b)]
         return r if tuple(body) == r.body else Rule(r.head, tuple(body), r.loc)
