@@ -195,6 +195,17 @@ def test_the_size_of_a_partition_counts_its_groups() -> None:
     assert scores(game(f"{DEAL3} {count}"), 40) == {(1, 1), (2, 2)}
 
 
+def test_the_size_of_tuples_and_of_subsets_counts_them_as_the_engine_makes_them() -> None:
+    # tuples: every 2 of the cards scoring one value (three ONEs make 3 pairs); subsets: 2^3
+    deck = "(deck (RANK (ONE, TWO)) (SUIT (RED, BLACK, GREEN)))"
+    count = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2)))"
+             " (all player 'P (do ((set ('P sto SCORE) (* 10 (size (tuples 2 ('P iloc HAND) using (game points VALUE)))))"
+             " ((> (size (tuples 2 ('P iloc HAND) using (game points VALUE))) 1) (inc ('P sto SCORE) 1))"
+             " ((== (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 100))"
+             " ((> (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 1000)))))))")
+    assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(131, 131), (110, 110)}
+
+
 def test_conditions_over_the_groups_of_a_partition() -> None:
     # a suit held twice or more (any), every suit held at most twice (all), how many suits twice
     count = ("(do ((all player 'P (do ("

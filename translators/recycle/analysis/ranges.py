@@ -13,9 +13,12 @@ play ends the game with a visible failure (``(failed overflow)``), never with a 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
+from math import comb
 from typing import Any
 
+from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, apply, fib, tri
 from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.places import CardDomains
@@ -36,8 +39,10 @@ from translators.recycle.syntax.nodes import (
     Random,
     Score,
     Size,
+    Subsets,
     Sum,
     Tri,
+    Tuples,
     Var,
 )
 from translators.recycle.translation_error import TranslationError
@@ -110,6 +115,13 @@ class Ranges:
             return self.model.players
         if kind == "teams":
             return len(self.model.teams)
+        if isinstance(real, Subsets):  # every subset, the empty one included
+            return 1 << len(self.domains.cards(real.cards, real_env))
+        if isinstance(real, Tuples):  # every N of the cards scoring one value
+            n = max(static_int(real.size, real_env) or 1, 1)
+            scoring = Counter(value for cid in self.domains.cards(real.cards, real_env)
+                              for value in self.pointmaps.card_values(real.points, real_env, cid))
+            return sum(comb(c, n) for c in scoring.values())
         if isinstance(real, Partition) and isinstance(key := deref(real.key, real_env)[0], Name):
             return len({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
         if kind != "cards" and (elements := static_elements(self.model, real, real_env, real)) is not None:

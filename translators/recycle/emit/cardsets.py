@@ -155,29 +155,11 @@ def _tuple_groups(cx: Compiler, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[
     """
     key = ("tuples", node, env, ctl.key)
     if key not in cx.book.memo:
-        n = static_int(node.size, env)
-        if n is None or n < 1:
-            raise TranslationError(node, "`tuples` needs a literal size")
-        cards = domain_cards(cx, node.cards, env)
-        by_value: dict[int, list[str]] = {}
-        for cid in cards:
-            for value in cx.pointmaps.card_values(node.points, env, cid):
-                by_value.setdefault(value, []).append(cid)
+        n = tuple_size(node, env)
         quals: dict[int, Literal] = {}
         params: list[tuple[Variable, str]] = []
-        for value in sorted(by_value):
-            members = by_value[value]
-            if len(members) < n:
-                continue
-            items = []
-            for cid in members:
-                plits, pts = cx.points(node.points, env, ctl, card_constant(cx.model, cid))
-                has = plits
-                if not isinstance(pts, Variable) and int(pts.name) != value:
-                    continue
-                if isinstance(pts, Variable):
-                    has = substitute(plits, pts, num(value))
-                items.append(cx.member(node.cards, env, ctl, card_constant(cx.model, cid)) + has)
+        for value, members in tuple_candidates(cx, node, env).items():
+            items = tuple_items(cx, node, env, ctl, value, members)
             params = context_params(cx, env, items)
             heads = [p for p, _ in params]
             prefix = cx.book.name("tuple", node)
@@ -195,6 +177,37 @@ def _tuple_groups(cx: Compiler, node: Tuples, env: Env, ctl: Ctl) -> tuple[list[
         cx.book.memo[key] = (sorted(quals), quals, params)
     groups: tuple[list[int], dict[int, Literal], list[tuple[Variable, str]]] = cx.book.memo[key]
     return groups
+
+
+def tuple_size(node: Tuples, env: Env) -> int:
+    """N of ``(tuples N ...)``, a literal."""
+    n = static_int(node.size, env)
+    if n is None or n < 1:
+        raise TranslationError(node, "`tuples` needs a literal size")
+    return n
+
+
+def tuple_candidates(cx: Compiler, node: Tuples, env: Env) -> dict[int, list[str]]:
+    """By point value (ascending), the cards that can be members scoring it, for the values at
+    least N cards can score."""
+    n = tuple_size(node, env)
+    by_value: dict[int, list[str]] = {}
+    for cid in domain_cards(cx, node.cards, env):
+        for value in cx.pointmaps.card_values(node.points, env, cid):
+            by_value.setdefault(value, []).append(cid)
+    return {value: by_value[value] for value in sorted(by_value) if len(by_value[value]) >= n}
+
+
+def tuple_items(cx: Compiler, node: Tuples, env: Env, ctl: Ctl, value: int, members: list[str]) -> list[list[Literal]]:
+    """For each of ``members`` that can score ``value``: it is a member and scores it."""
+    items = []
+    for cid in members:
+        plits, pts = cx.points(node.points, env, ctl, card_constant(cx.model, cid))
+        if not isinstance(pts, Variable) and int(pts.name) != value:
+            continue
+        has = substitute(plits, pts, num(value)) if isinstance(pts, Variable) else plits
+        items.append(cx.member(node.cards, env, ctl, card_constant(cx.model, cid)) + has)
+    return items
 
 
 def top_tuple_member(cx: Compiler, node: Tuples, env: Env, ctl: Ctl, card: Term) -> list[Literal]:

@@ -10,11 +10,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from math import comb
 from typing import Any
 
 from ggp.gdl.rules import Literal
-from ggp.gdl.terms import Variable
+from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.integers import holds
 from translators.recycle.emit.cardsets import (
     context_params,
@@ -22,7 +23,10 @@ from translators.recycle.emit.cardsets import (
     domain_cards,
     is_card_collection,
     lift,
+    tuple_candidates,
     tuple_groups,
+    tuple_items,
+    tuple_size,
     unlift,
 )
 from translators.recycle.emit.contexts import Ctl, Val
@@ -39,6 +43,7 @@ from translators.recycle.symbols.vocabulary import card_constant, f, num, rule
 from translators.recycle.syntax.nodes import (
     Partition,
     Run,
+    Subsets,
     Tuples,
 )
 from translators.recycle.translation_error import TranslationError
@@ -61,16 +66,21 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         lits, value = cx.run_length(real, real_env, ctl)
         table = cx.tables.test(op, k, (0, 13))
         return lits + [f(table, value) if table else FALSE]
-    if isinstance(real, Tuples):
+    if isinstance(real, Tuples) and (op, k) in (("==", 0), ("<", 1), ("<=", 0), (">", 0), (">=", 1), ("!=", 0)):
         _, quals, _ = tuple_groups(cx, real, real_env, ctl)
         some = cx.aux("tuples", [[q] for q in quals.values()], real_env, real,
                         key=("tupsome", real, real_env, ctl.key))
         exists = [] if some is ALWAYS else [some]
-        if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
-            return cx.negate(exists, env, coll)
-        if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
-            return exists
-        raise TranslationError(coll, "the size of `tuples` can only be compared with 0")
+        return exists if (op, k) in ((">", 0), (">=", 1), ("!=", 0)) else cx.negate(exists, env, coll)
+    if isinstance(real, Subsets):  # 2^c op k, told from c
+        cards = domain_cards(cx, real.cards, real_env)
+        lits, value = count(cx, real.cards, real_env, ctl, len(cards))
+        rows = [(x,) for x in range(len(cards) + 1) if holds(op, 1 << x, k)]
+        return lits + [f(_table(cx, "subsets_size", rows, f"2^x {op} {k}"), value)] if rows else [FALSE]
+    if isinstance(real, Tuples):
+        lits, value = group_count(cx, real, real_env, ctl)
+        table = cx.tables.test(op, k, (0, cx.ranges.size_bound(real, real_env)))
+        return lits + [f(table, value) if table else FALSE]
     if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
         return cx.negate(cx.exists(coll, env, ctl), env, coll)
     if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
@@ -94,6 +104,8 @@ def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
     counted = static_size(cx, real, real_env, ctl)
     if counted is not None:
         return counted
+    if isinstance(real, (Tuples, Subsets)):
+        return group_count(cx, real, real_env, ctl)
     cards = domain_cards(cx, real, real_env) if is_card_collection(real) else None
     if cards is None:
         raise TranslationError(coll, "only the size of a card collection, of a partition or of a "
@@ -141,10 +153,10 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
 
 
 def chain_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, conjunctions: Callable[[], list[list[Literal]]],
-                cap: int) -> Val:
+                cap: int, label: object = None) -> Val:
     """How many of the ``conjunctions`` hold, saturating at ``cap``: a chain (made once per
-    collection and context)."""
-    key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap)
+    collection, context and ``label``)."""
+    key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap) + ((label,) if label is not None else ())
     if key not in cx.book.memo:
         members = conjunctions()
         params = context_params(cx, env, members)
@@ -169,3 +181,51 @@ def chain_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, conjunctions: Calla
     prefix, last, heads = cx.book.memo[key]
     v = cx.fresh("n")
     return [f(prefix, *heads, num(last), v)], v
+
+
+def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val:
+    """How many groups ``tuples`` or ``subsets`` makes, as the engine counts them: every N of the
+    cards that score one value (C(c, N) for each value scored by c cards), every subset of the
+    cards (2^c, the empty one included)."""
+    lifted = lift(cx, node, env, ctl)
+    if lifted is not None:
+        inner, pctl, binds = lifted
+        lits, value = group_count(cx, node, inner, pctl)
+        return unlift(cx, binds, lits), value
+    if isinstance(node, Subsets):
+        cards = domain_cards(cx, node.cards, env)
+        lits, c = count(cx, node.cards, env, ctl, len(cards))
+        return lits + [f(_table(cx, "two_to", [(x, 1 << x) for x in range(len(cards) + 1)], "y = 2^x"), c, (v := cx.fresh("n")))], v
+    n = tuple_size(node, env)
+    out: list[Literal] = []
+    total: Term = num(0)
+    high = 0
+    for points, members in tuple_candidates(cx, node, env).items():
+        def conjunctions(points: int = points, members: list[str] = members) -> list[list[Literal]]:
+            return tuple_items(cx, node, env, ctl, points, members)
+        lits, c = chain_count(cx, node, env, ctl, conjunctions, len(members), label=points)
+        groups = cx.fresh("n")
+        out += lits + [f(_table(cx, f"choose_{n}", [(x, comb(x, n)) for x in range(len(members) + 1)], f"y = C(x, {n})"),
+                              c, groups)]
+        if high == 0:
+            total, high = groups, comb(len(members), n)
+            continue
+        table = cx.tables.binary("+", (0, high), (0, comb(len(members), n)))
+        assert table is not None
+        s = cx.fresh("n")
+        out.append(f(table, total, groups, s))
+        total, high = s, high + comb(len(members), n)
+    return out, total
+
+
+def _table(cx: Compiler, word: str, rows: Sequence[tuple[int, ...]], comment: str) -> str:
+    """A static table ``(NAME x...)`` of ``rows`` (made once)."""
+    key = ("table", word, tuple(rows))
+    if key not in cx.book.memo:
+        name = cx.book.name(word)
+        with cx.book.group(f"table: {comment}"):
+            for row in rows:
+                cx.book.add(rule(f(name, *map(num, row))))
+        cx.book.memo[key] = name
+    table: str = cx.book.memo[key]
+    return table
