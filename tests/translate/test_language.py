@@ -14,6 +14,8 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from ggp.reasoner import make_machine
 from translators.recycle import parse_recycle
 from translators.recycle.engine import (
@@ -26,6 +28,7 @@ from translators.recycle.playstats import Playout, play
 from translators.recycle.refstats import compare
 from translators.recycle.refstats import engine_figures as translation_figures
 from translators.recycle.translate import compile_game
+from translators.recycle.translation_error import TranslationError
 
 DECK = "(deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK)))"
 
@@ -204,6 +207,37 @@ def test_the_size_of_tuples_and_of_subsets_counts_them_as_the_engine_makes_them(
              " ((== (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 100))"
              " ((> (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 1000)))))))")
     assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(131, 131), (110, 110)}
+
+
+def test_forget_drops_the_copy_read_from_any_end_or_place_of_a_memory_location() -> None:
+    # each card remembered as it is dealt; the first copy forgotten, then player0's second and
+    # player1's last
+    one = ("(all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))"
+           " (all player 'P (remember (top ('P iloc HAND)) (top ('P mem SEEN))))")
+    deal = f"(do ((shuffle (game iloc STOCK)) {one} {one} {one}))"
+    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+            " (all player 'P (forget (bottom ('P mem SEEN))))"
+            " (forget (1 ((0 player) mem SEEN)))"
+            " (forget (top ((1 player) mem SEEN)))"
+            " (all player 'P (set ('P sto SCORE) (+ (* 10 (size ('P mem SEEN))) (sum ('P mem SEEN) using (game points VALUE)))))))")
+    outcomes = scores(game(f"{deal} {body}"), 60)
+    assert {a // 10 for a, _ in outcomes} == {b // 10 for _, b in outcomes} == {1}
+
+
+def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_it() -> None:
+    body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))\n"
+            " (all player 'P (all ('P mem SEEN) 'C (forget 'C)))))")
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(game(f"{DEAL3} {body}"), "forget.rcy"))
+    assert str(info.value).startswith("forget.rcy:3:") and "(forget (top LOC))" in str(info.value)
+
+
+def test_cards_remembered_together_take_consecutive_places() -> None:
+    # three copies at once (in card order here), the top one forgotten: two copies stay
+    body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))"
+            " (all player 'P (forget (top ('P mem SEEN))))"
+            " (all player 'P (set ('P sto SCORE) (size ('P mem SEEN))))))")
+    assert scores(game(f"{DEAL3} {body}"), 10) == {(2, 2)}
 
 
 def test_conditions_over_the_groups_of_a_partition() -> None:

@@ -264,7 +264,9 @@ class AccessAnalysis:
                     acc.tags[("out", loc)] = tag
                 if loc in self.ordered:
                     acc.writes.add(("order", loc))
-        elif isinstance(effect, ir.ForgetAll):
+        elif isinstance(effect, ir.ForgetCopies):
+            if effect.card is not None:
+                self.reads(effect.card, env, acc.reads, acc.chance)
             for loc in self.locations(effect.target, env):
                 acc.writes.add(("out", loc))
                 acc.writes.add(("order", loc))

@@ -412,6 +412,8 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     if node.position == "bottom" and isinstance(real, CardLocation):
         lits, loc = loc_term(cx, real, real_env, ctl)
         v = cx.fresh("c")
+        if real.visibility == "mem":  # the first copy remembered
+            return lits + [true(f("cpos", loc, v, num(0)))], v
         return lits + [f("bottomcard", loc, v)], v
     if node.position not in ("top", "bottom") and isinstance(real, CardLocation):
         return numbered_card(cx, node, real, real_env, ctl)

@@ -25,10 +25,12 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from itertools import pairwise
 
-from ggp.gdl.rules import Literal, Not
+from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Sym, deref
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.symbols.vocabulary import (
@@ -42,6 +44,7 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
+from translators.recycle.syntax.nodes import Var
 
 #: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
 MEMORY_CAP = 16
@@ -177,45 +180,92 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                           true(f("under", L, C, D)), Not(f("pushed", L))))
             if unders:
                 book.add(rule(nxt(f("under", L, D, C)), f("bottomin", L, C), f("bottomcard", L, D)))
-    if copies or emitter.forgets or emitter.forget_tops:
-        N, M, Q = Variable("n"), Variable("m"), Variable("q")
-        with book.group("memory locations: copies of cards, each with its place in the order remembered"):
-            for place in model.locations:
-                if place.vis == "mem":
-                    book.add(rule(f("init", f("ccount", loc(place), num(0)))))
-            for k in range(MEMORY_CAP):
-                book.add(rule(f("nextcopy", num(k), num(k + 1))))
-            for rel in copies:
-                book.add(rule(nxt(f("copy", C, T)), f(rel, I, C, F, T)))
-                book.add(rule(nxt(f("cpos", T, C, N)), f(rel, I, C, F, T), true(f("ccount", T, N))))
-                book.add(rule(nxt(f("ccount", T, M)), f(rel, I, C, F, T), true(f("ccount", T, N)),
-                              f("nextcopy", N, M)))
-                book.add(rule(f("copied", T), f(rel, I, C, F, T)))
-            for rel in emitter.forgets:
-                book.add(rule(f("forgot", L), f(rel, L)))
-                book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L)))
-            for rel in emitter.forget_tops:
-                # the last copy remembered goes: the count drops by one
-                book.add(rule(f("forgottop", L), f(rel, L)))
-                book.add(rule(f("dropped", L, C), f(rel, L), true(f("ccount", L, N)), f("nextcopy", M, N),
-                              true(f("cpos", L, C, M))))
-                book.add(rule(nxt(f("ccount", L, M)), f(rel, L), true(f("ccount", L, N)), f("nextcopy", M, N)))
-                book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L), true(f("ccount", L, num(0)))))
-            kept: list[Literal] = [Not(f("dropped", L, C))] if emitter.forget_tops else []
-            counted: list[Literal] = [Not(f("forgottop", L))] if emitter.forget_tops else []
-            book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L)), kept))
-            book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L)), kept))
-            book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)), Not(f("copied", L)),
-                          counted))
-            book.add(rule(f("ctop", L, C), f("cdepth", L, C, num(0))))
-            D = Variable("d")
-            book.add(rule(f("cdepth", L, C, D), true(f("ccount", L, N)), true(f("cpos", L, C, Q)),
-                          f("depthof", N, Q, D)))
-            for n in range(1, MEMORY_CAP + 1):
-                for q in range(n):
-                    book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
-            for rel in copies:
-                book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+    if copies or emitter.forgets or emitter.forget_cards:
+        emit_memory(book, model, emitter, copies)
+
+def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies: list[str]) -> None:
+    """The copies in memory locations: each with its place in the order remembered."""
+    C, L, F, T, I = (Variable(n) for n in ("c", "l", "f", "t", "i"))
+    N, M, Q = Variable("n"), Variable("m"), Variable("q")
+    with book.group("memory locations: copies of cards, each with its place in the order remembered"):
+        for place in model.locations:
+            if place.vis == "mem":
+                book.add(rule(f("init", f("ccount", loc(place), num(0)))))
+        for k in range(MEMORY_CAP):
+            book.add(rule(f("nextcopy", num(k), num(k + 1))))
+        together = any(m.kind == "copy" and remembers_many(m.effect) for m in emitter.moves)
+        for rel in copies:
+            book.add(rule(nxt(f("copy", C, T)), f(rel, I, C, F, T)))
+            book.add(rule(f("copied", T), f(rel, I, C, F, T)))
+            if together:
+                book.add(rule(f("copying", T, C), f(rel, I, C, F, T)))
+                continue
+            book.add(rule(nxt(f("cpos", T, C, N)), f(rel, I, C, F, T), true(f("ccount", T, N))))
+            book.add(rule(nxt(f("ccount", T, M)), f(rel, I, C, F, T), true(f("ccount", T, N)),
+                          f("nextcopy", N, M)))
+        if together:
+            copy_in_card_order(book, model)
+        for rel in emitter.forgets:
+            book.add(rule(f("forgot", L), f(rel, L)))
+            book.add(rule(nxt(f("ccount", L, num(0))), f(rel, L)))
+        P, D = Variable("p"), Variable("d")
+        for rel in emitter.forget_cards:
+            # the first copy of the card goes (the engine's cardList.Remove(card)); the copies
+            # above it move down one place
+            book.add(rule(f("forgetpos", L, P), f(rel, L, C), true(f("cpos", L, C, P)), Not(f("copybelow", L, C, P))))
+        if emitter.forget_cards:
+            book.add(rule(f("copybelow", L, C, P), true(f("cpos", L, C, P)), true(f("cpos", L, C, Q)),
+                          f("depthof", P, Q, D)))
+            book.add(rule(f("forgetting", L), f("forgetpos", L, P)))
+            book.add(rule(f("keepcopy", L, C), f("forgetpos", L, P), true(f("cpos", L, C, Q)), Distinct(Q, P)))
+            book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), f("keepcopy", L, C)))
+            book.add(rule(nxt(f("cpos", L, C, Q)), true(f("cpos", L, C, Q)), f("forgetpos", L, P), f("depthof", P, Q, D)))
+            book.add(rule(nxt(f("cpos", L, C, M)), true(f("cpos", L, C, Q)), f("forgetpos", L, P), f("depthof", Q, P, D),
+                          f("nextcopy", M, Q)))
+            book.add(rule(nxt(f("ccount", L, M)), f("forgetting", L), true(f("ccount", L, N)), f("nextcopy", M, N)))
+        kept: list[Literal] = [Not(f("forgetting", L))] if emitter.forget_cards else []
+        book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L)), kept))
+        book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L)), kept))
+        book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)), Not(f("copied", L)),
+                      kept))
+        book.add(rule(f("ctop", L, C), f("cdepth", L, C, num(0))))
+        book.add(rule(f("cdepth", L, C, D), true(f("ccount", L, N)), true(f("cpos", L, C, Q)),
+                      f("depthof", N, Q, D)))
+        for n in range(1, MEMORY_CAP + 1):
+            for q in range(n):
+                book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
+        for rel in copies:
+            book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+
+
+def remembers_many(effect: ir.Effect) -> bool:
+    """Whether a ``remember`` copies several cards at once (its card ranges over an ``all``)."""
+    real, env = deref(effect.card, effect.env)  # type: ignore[attr-defined]
+    return (isinstance(real, Var) and isinstance(binding := env.get(real.name), Sym) and binding.sort == "card"
+            and binding.domain is not None and binding.domain.parallel)
+
+
+def copy_in_card_order(book: RuleBook, model: GameModel) -> None:
+    """Cards remembered in one step (by an ``all``) take consecutive places after the last copy,
+    in card order (the engine's is the order of the location they are read from, which the rules
+    do not keep); past :data:`MEMORY_CAP` copies the game ends with ``(failed memory)``."""
+    C, T, N, M, K, J = (Variable(n) for n in ("c", "t", "n", "m", "k", "j"))
+    cards = [card_constant(model, item.id) for item in model.cards]
+    top = min(len(cards), MEMORY_CAP + 1)
+    book.add(rule(f("crank", T, num(0), num(0)), f("copying", T, C)))
+    for i, card in enumerate(cards, start=1):
+        book.add(rule(f("crank", T, num(i), J), f("crank", T, num(i - 1), K), f("copying", T, card), f("ranknext", K, J)))
+        book.add(rule(f("crank", T, num(i), K), f("crank", T, num(i - 1), K), Not(f("copying", T, card))))
+        book.add(rule(nxt(f("cpos", T, card, M)), f("copying", T, card), f("crank", T, num(i - 1), K),
+                      true(f("ccount", T, N)), f("copyplace", N, K, M)))
+    last = f("crank", T, num(len(cards)), K)
+    book.add(rule(nxt(f("ccount", T, M)), last, true(f("ccount", T, N)), f("copyplace", N, K, M)))
+    book.add(rule(f("fails", c("memory")), last, true(f("ccount", T, N)), f("copyover", N, K)))
+    for k in range(top + 1):
+        book.add(rule(f("ranknext", num(k), num(min(k + 1, top)))))
+        for n in range(MEMORY_CAP + 1):
+            book.add(rule(f("copyplace" if n + k <= MEMORY_CAP else "copyover", num(n), num(k),
+                            *([num(n + k)] if n + k <= MEMORY_CAP else []))))
 
 
 __all__ = ["MEMORY_CAP", "emit_card_state"]

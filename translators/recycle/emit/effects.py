@@ -92,7 +92,7 @@ class EffectEmitter:
         self.shuffles: list[tuple[Term, list[Literal]]] = []
         self.percept_writes: list[tuple[Term, list[Literal]]] = []
         self.forgets: list[str] = []
-        self.forget_tops: list[str] = []
+        self.forget_cards: list[str] = []
 
     # -- activation and scope -----------------------------------------------------------------
 
@@ -236,11 +236,16 @@ class EffectEmitter:
             card_lits, card = comp.card(effect.card, env, ctl)
             to_lits, to = comp.loc_term(effect.target, env, ctl)
             self.move_relation("copy", effect, batch, index, [card, c("nowhere"), to], base + card_lits + to_lits)
-        elif isinstance(effect, ir.ForgetAll):
+        elif isinstance(effect, ir.ForgetCopies):
             lits, loc = comp.loc_term(effect.target, env, ctl)
             rel = self.book.name("forget", effect.node)
-            self.book.add(rule(f(rel, loc), base + lits))
-            (self.forgets if effect.end == "all" else self.forget_tops).append(rel)
+            if effect.card is None:
+                self.book.add(rule(f(rel, loc), base + lits))
+                self.forgets.append(rel)
+            else:
+                card_lits, card = comp.card(effect.card, env, ctl)
+                self.book.add(rule(f(rel, loc, card), base + lits + card_lits))
+                self.forget_cards.append(rel)
         elif isinstance(effect, ir.Shuffle):
             lits, loc = comp.loc_term(effect.target, env, ctl)
             self.shuffles.append((loc, base + lits))

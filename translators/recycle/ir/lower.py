@@ -250,7 +250,7 @@ class Lowerer:
                     raise TranslationError(action, "`repeat all` forgets from the top of a memory location")
                 target = self.location(action.card.cards, env)
                 invalidate(fwd, target, env)
-                return [self.effect(ir.ForgetAll, node, env, guards, target=target)]
+                return [self.effect(ir.ForgetCopies, node, env, guards, target=target)]
             if not isinstance(action.source, CardAt) or action.source.position not in ("top", "bottom"):
                 raise TranslationError(action, "`repeat all` moves from the top or bottom of a collection")
             target = self.top_of(action.target, env)
@@ -292,12 +292,10 @@ class Lowerer:
         if isinstance(node, FaroShuffle):
             raise TranslationError(node, "`shuffle faro` is not supported")
         if isinstance(node, Forget):
-            real, _ = deref(node.card, env)
-            if not isinstance(real, CardAt) or real.position != "top":
-                raise TranslationError(node, "`forget` drops the top copy of a memory location: `(forget (top LOC))`")
-            target = self.location(real.cards, env)
+            target = memory_of(node.card, env)
+            card = forward(node.card, env, fwd, guards)
             invalidate(fwd, target, env)
-            return [self.effect(ir.ForgetAll, node, env, guards, target=target, end="top")]
+            return [self.effect(ir.ForgetCopies, node, env, guards, target=target, card=card)]
         raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
 
     def place_of(self, target: Any, env: Env) -> tuple[Node, str]:
@@ -534,3 +532,16 @@ def lower(model: GameModel) -> ir.Program:
 
 
 __all__ = ["Lowerer", "deref", "lower"]
+
+
+def memory_of(card: Node, env: Env) -> Node:
+    """The memory location a forgotten card is read from: ``(top|bottom|N LOC)`` of a memory
+    location (the engine forgets nothing else: a card variable, even one ranging over a memory
+    location, throws ``InvalidOperationException`` in ``CardForgetAction``)."""
+    real, real_env = deref(card, env)
+    if isinstance(real, CardAt):
+        loc, _ = deref(real.cards, real_env)
+        if isinstance(loc, CardLocation) and loc.visibility == "mem":
+            return real.cards
+    raise TranslationError(card, "`forget` drops a copy read from a memory location: `(forget (top LOC))`, "
+                                 "`(forget (bottom LOC))` or `(forget (N LOC))` (nor can the engine forget another card)")

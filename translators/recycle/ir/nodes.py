@@ -46,6 +46,11 @@ class Domain:
     env: Env
     anchor: str
 
+    @property
+    def parallel(self) -> bool:
+        """Whether the variable is a card of a parallel ``all`` (not a choice fork)."""
+        return self.anchor.isdigit()
+
 
 @dataclass(frozen=True)
 class Sym:
@@ -258,11 +263,12 @@ class Remember(Effect):
 
 
 @dataclass(eq=False)
-class ForgetAll(Effect):
-    """Drop every copy in a memory location (``end`` ``all``), or its top copy (``top``)."""
+class ForgetCopies(Effect):
+    """Drop every copy in a memory location (``card`` None), or the first copy of ``card`` (the
+    engine's ``cardList.Remove(card)``, whatever the position it was read at)."""
 
     target: Node = field(default=None)  # type: ignore[assignment]
-    end: str = "all"
+    card: Node | None = None
 
 
 @dataclass(eq=False)
@@ -354,7 +360,7 @@ __all__ = [
     "Effect",
     "Env",
     "Fixed",
-    "ForgetAll",
+    "ForgetCopies",
     "Guard",
     "Item",
     "MoveCard",
