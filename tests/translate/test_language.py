@@ -485,6 +485,23 @@ def test_a_guard_that_reads_a_lost_order_fails_the_game_visibly() -> None:
     assert {play(machine, translation.description, rng).ending for _ in range(4)} == {"order"}
 
 
+def test_the_bottom_and_top_cards_of_a_shuffled_pile() -> None:
+    """The shuffle of a pile whose bottom card or sequences are read is laid out card by card:
+    the bottom and top cards differ, and the bottom after the first is taken is another card."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))\n"
+            "     (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))\n"
+            "     ((== (cardatt RANK (bottom (game iloc STOCK))) (cardatt RANK (top ((0 player) iloc HAND))))"
+            " (inc ((0 player) sto SCORE) 10))\n"
+            "     (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))\n"
+            "     (set ((2 player) sto SCORE) (sum (top 2 (game iloc STOCK)) using (game points VALUE)))\n"
+            "     (all player 'P (inc ('P sto SCORE) (sum ('P iloc HAND) using (game points VALUE))))))")
+    found = scores(game(body, players=3), games=60)
+    # the same rank twice at the bottom in one game out of five
+    assert {first >= 10 for first, _, _ in found} == {True, False}
+    assert all(2 <= first % 10 <= 6 and 1 <= second <= 3 and 2 <= third <= 6 for first, second, third in found), found
+
+
 def test_the_top_and_bottom_cards_of_a_pile_as_sequences() -> None:
     """``(top 2 PILE)`` and ``(bottom 2 PILE)`` of a pile of four cards: the two last put and the
     two first, which together are the whole pile (its order is then kept whole)."""

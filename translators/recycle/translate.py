@@ -33,9 +33,9 @@ from translators.recycle.analysis.order import (
     peeked,
     spliced_piles,
 )
-from translators.recycle.analysis.places import CardDomains
+from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
-from translators.recycle.analysis.ranges import integer_ranges
+from translators.recycle.analysis.ranges import Ranges, integer_ranges
 from translators.recycle.emit.cardstate import emit_card_state
 from translators.recycle.emit.choices import emit_chance, emit_choices, has_chance
 from translators.recycle.emit.control import Control
@@ -51,6 +51,8 @@ from translators.recycle.emit.frame import (
 from translators.recycle.emit.goals import emit_goals
 from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.layouts import lay_out_shuffles
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.names import expand_names
 from translators.recycle.ir.nodes import Env
@@ -100,23 +102,14 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     effects cut into steps: everything the rules are then written from."""
     book = book if book is not None else RuleBook()
     game = expand_names(game)
-    sites = computed_repeats(game)
-    bounds: dict[Site, int] = {}
-    for _ in range(REPEAT_ROUNDS):
-        expanded = expand_repeats(game, bounds)
-        model = build_model(expanded)
-        program = lower(model)
-        domains = CardDomains(model, program)
-        pointmaps = PointMaps(model, program)
-        ranges = integer_ranges(model, program, domains, pointmaps)
-        needed = {site: max(ranges.cell("game", cell_name(site))[1], 1) for site in sites}
-        if all(needed[site] <= bounds.get(site, 1) for site in sites):
-            break
-        bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
-    else:
-        raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
-                               f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
+    model, program, domains, pointmaps, ranges = _lowered(game)
     ordered, heapy, linked = order_facts(program, model, domains)
+    if linked & heapy:
+        # shuffled piles whose whole order is read: their shuffles laid out card by card
+        sites = {(e.node.line, e.node.column) for e in program.effects.values() if isinstance(e, ir.Shuffle)
+                 and set(concrete(e.target, e.env, model)) & linked & heapy}
+        model, program, domains, pointmaps, ranges = _lowered(lay_out_shuffles(game, sites))
+        ordered, heapy, linked = order_facts(program, model, domains)
     if linked & heapy:
         raise TranslationError(game, "the bottom card, or the top or bottom N cards, of a shuffled pile cannot be "
                                f"read ({', '.join(sorted(str(p) for p in linked & heapy))})")
@@ -128,6 +121,26 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     comp.peeked = peeked(program, model) & heapy
     comp.unkept = linked & bulk_targets(program, model)
     return comp, plan
+
+
+def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps, Ranges]:
+    """The game's model and lowering with its card domains, point maps and integer ranges, its
+    computed repeats unrolled as far as the ranges say their counts go."""
+    sites = computed_repeats(game)
+    bounds: dict[Site, int] = {}
+    for _ in range(REPEAT_ROUNDS):
+        expanded = expand_repeats(game, bounds)
+        model = build_model(expanded)
+        program = lower(model)
+        domains = CardDomains(model, program)
+        pointmaps = PointMaps(model, program)
+        ranges = integer_ranges(model, program, domains, pointmaps)
+        needed = {site: max(ranges.cell("game", cell_name(site))[1], 1) for site in sites}
+        if all(needed[site] <= bounds.get(site, 1) for site in sites):
+            return model, program, domains, pointmaps, ranges
+        bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
+    raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
+                           f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
 
 
 def _run(game: Game) -> Translation:

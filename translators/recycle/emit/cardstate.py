@@ -177,7 +177,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 book.add(rule(nxt(f("under", L, C, D)), f("insertat", L, C, N), f("insertunder", L, X),
                               f("pheight", L, X, N), true(f("under", L, X, D))))
             book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
-                          true(f("under", L, C, D)), Not(f("pushed", L))))
+                          true(f("under", L, C, D)), Not(f("leave", L, D)), Not(f("pushed", L))))
             if unders:
                 book.add(rule(nxt(f("under", L, D, C)), f("bottomin", L, C), f("bottomcard", L, D)))
     if copies or emitter.forgets or emitter.forget_cards:
