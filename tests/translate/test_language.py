@@ -323,6 +323,16 @@ def test_a_location_name_computed_from_the_card_it_receives() -> None:
     assert scores(game(turn, scoring=piles)) == {(30, 3)}
 
 
+def test_the_scoring_reads_the_top_card_of_a_location_named_in_play() -> None:
+    # each card played onto the pile a string cell names; the score: the points of its top card
+    body = (f"(do ({VALUE} (set (game str BEST) RIGHT) {DEAL3[5:-2]}))\n"
+            " (stage player (end (== (size ((current player) iloc HAND)) 0))"
+            " (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc (game str BEST))))))))")
+    scoring = "(scoring max (score (top ((current player) vloc (game str BEST))) using (game points VALUE)))"
+    found = scores(game(body, scoring=scoring), 30)
+    assert {a for a, _ in found} == {b for _, b in found} == {1, 2, 3}
+
+
 def test_names_from_a_string_cell_and_from_card_variables() -> None:
     body = ("(do ((shuffle (game iloc STOCK)) (set (game str PILE) LEFT)"
             " (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"

@@ -202,7 +202,7 @@ class _Explorer:
         key = (id(node), id(env))
         if key not in self.tops:
             found = []
-            for sub, sub_env in _walk_with_env(node, env):
+            for sub, sub_env in _walk_with_env(node, env, self.model):
                 if isinstance(sub, CardAt) and sub.position == "top":
                     real, real_env = deref(sub.cards, sub_env)
                     if isinstance(real, CardLocation) and any(p in self.index

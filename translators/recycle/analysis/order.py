@@ -12,6 +12,7 @@ from typing import Any
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Slice, Var
@@ -42,22 +43,39 @@ def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple
     yield model.game.scoring.value, Env()
 
 
-def walk_with_env(node: Any, env: Env) -> Iterator[tuple[Any, Env]]:
+def walk_with_env(node: Any, env: Env, model: GameModel | None = None) -> Iterator[tuple[Any, Env]]:
+    """Every node under ``node`` with its environment (through ``let`` aliases); with ``model``,
+    the body of an aggregate over a collection known before play once per element, its
+    variable bound to it."""
     stack = [(node, env)]
-    seen: set[int] = set()
+    seen: set[tuple[int, int]] = set()
     while stack:
         item, item_env = stack.pop()
-        if not isinstance(item, Node) or id(item) in seen:
+        if not isinstance(item, Node) or (id(item), id(item_env)) in seen:
             continue
-        seen.add(id(item))
+        seen.add((id(item), id(item_env)))
         yield item, item_env
         if isinstance(item, Var):
             real, real_env = deref(item, item_env)
             if real is not item:
                 stack.append((real, real_env))
             continue
+        bound = _bound_bodies(item, item_env, model) if model is not None else None
         for child in item.subnodes():
-            stack.append((child, item_env))
+            if bound is not None and child is item.body:  # type: ignore[attr-defined]
+                stack.extend(bound)
+            else:
+                stack.append((child, item_env))
+
+
+def _bound_bodies(item: Node, env: Env, model: GameModel) -> list[tuple[Any, Env]] | None:
+    """An aggregate's body with its variable bound to each element of a collection known before
+    play; None for other nodes."""
+    var, collection, body = (getattr(item, a, None) for a in ("var", "collection", "body"))
+    if not isinstance(var, Var) or collection is None or body is None or env.get(var.name) is not None:
+        return None
+    elements = static_elements(model, collection, env, item)
+    return None if not elements else [(body, env.bind(var.name, binding)) for binding, _ in elements]
 
 
 def order_facts(program: ir.Program, model: GameModel,
@@ -68,7 +86,7 @@ def order_facts(program: ir.Program, model: GameModel,
     tops: set[Location] = set()
     bottoms: set[Location] = set()
     for expr, env in program_expressions(program, model):
-        for node, node_env in walk_with_env(expr, env):
+        for node, node_env in walk_with_env(expr, env, model):
             if isinstance(node, CardAt):
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation):
@@ -146,7 +164,7 @@ def peeked(program: ir.Program, model: GameModel) -> set[Location]:
     moved = {id(effect.card) for effect in program.effects.values() if isinstance(effect, ir.MoveCard)}
     out: set[Location] = set()
     for expr, env in program_expressions(program, model):
-        for node, node_env in walk_with_env(expr, env):
+        for node, node_env in walk_with_env(expr, env, model):
             if isinstance(node, CardAt) and node.position == "top" and id(node) not in moved:
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation):

@@ -21,7 +21,9 @@ sum over the possible names of the cells whose name is the value: ``(all (filter
 SPADES...) 'K (== 'K EXPR)) 'K ('P sto 'K))``; the cards of a location so named are the union
 of the locations whose name is the value. A comparison that reads a string cell, or the top card
 of a location, named in play is one alternative per possible name: ``(or (and (== EXPR N1)
-COMPARE[N1]) ...)``; elsewhere outside actions (the scoring) such a read stays a located error.
+COMPARE[N1]) ...)``; a card's points read through such a name (``(score (top ('P vloc (game str
+BEST))) using P)``, in the scoring too) the sum over the possible names of the read under that
+name, as for an integer cell.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from translators.recycle.syntax.nodes import (
     PointStorage,
     Remember,
     RepeatAll,
+    Score,
     SetOp,
     SetPoints,
     SetStr,
@@ -113,6 +116,15 @@ def expand_names(game: Game) -> Game:
         which = Filter(names, key, Compare("==", key, node.name, kind="str", **at), **at)
         return IntAgg(which, key, replace(node, name=key), **at)
 
+    def points_read(node: Score) -> Node:
+        """A card's points read through a name computed in play (the top card of a location so
+        named, a point map): the sum over the possible names of the read under that name."""
+        expr = _computed(node, let_bound)[0]
+        at = {"line": expr.line, "column": expr.column}
+        key = Var(f"_N{expr.line}_{expr.column}", kind="str", **at)
+        which = Filter(NameList(tuple(values_of(expr)), **at), key, Compare("==", key, expr, kind="str", **at), **at)
+        return IntAgg(which, key, _substitute(node, expr, key), **at)
+
     def cards_of(node: CardLocation) -> Node:
         """The cards of a location named in play: the union of the locations whose name is the value."""
         at = {"line": node.line, "column": node.column}
@@ -143,6 +155,8 @@ def expand_names(game: Game) -> Game:
                 return rewrite(expanded)
         elif isinstance(node, IntStorage) and _computed(node, let_bound):
             return read(node)
+        elif isinstance(node, Score) and _computed(node, let_bound):
+            return rewrite(points_read(node))
         elif isinstance(node, CardAt) and isinstance(node.cards, CardLocation) and _computed(node.cards, let_bound):
             return node  # the top of a location named in play, outside an action: not rewritten
         elif isinstance(node, CardLocation) and _computed(node, let_bound):
