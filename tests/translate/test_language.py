@@ -112,6 +112,40 @@ def test_a_repeat_count_bound_by_let() -> None:
 
 # -- the order of piles -------------------------------------------------------------------------
 
+def test_a_deck_created_at_the_start_of_play_is_made_with_the_setup_s() -> None:
+    """``create deck`` among the first actions of play, before its location is used: the cards
+    are made in creation order after the setup's (a refusal before); elsewhere a located error."""
+    text = ("(game (setup (create players 2) (create deck (game iloc TRUMPS) (deck (RANK (FOUR)) (SUIT (RED, BLACK)))))\n"
+            " (do ((create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK))))\n"
+            "      (set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))\n"
+            "      (repeat 2 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))\n"
+            "      (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))\n"
+            "      (move (top (game iloc TRUMPS)) (top ((1 player) iloc HAND)))))\n"
+            " (scoring max (sum ((current player) iloc HAND) using (game points VALUE))))")
+    # player0: the two THREEs made last; player1 the two TWOs and a FOUR
+    assert scores(text, 3) == {(6, 8)}
+    late = text.replace("(do ((create deck (game iloc STOCK)", "(do ((move (top (game iloc TRUMPS)) (top (game iloc STOCK)))"
+                        " (create deck (game iloc STOCK)")
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(late, "late.rcy"))
+    assert str(info.value).startswith("late.rcy:2:") and "first actions" in str(info.value)
+
+
+def test_teams_created_during_play_are_a_located_error_not_a_clash_with_the_setup_s() -> None:
+    body = f"{DEAL3}\n (do ((create teams (0, 1))))"
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(game(body, teams="(create teams (0) (1))"), "teams.rcy"))
+    assert str(info.value).startswith("teams.rcy:3:") and "teams are created in the setup" in str(info.value)
+
+
+def test_a_pile_dealt_from_before_it_is_shuffled_deals_in_the_order_its_cards_were_made() -> None:
+    # the two THREEs made last go to player0; the shuffle after it is laid out card by card
+    body = (f"(do ({VALUE} (repeat 2 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+            " (shuffle (game iloc STOCK)) (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))")
+    found = scores(game(body, scoring="(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"), 30)
+    assert {a for a, _ in found} == {6} and {b for _, b in found} == {2, 3, 4}
+
+
 def test_a_deck_never_shuffled_deals_in_the_order_its_cards_were_made() -> None:
     # the engine's deck is in creation order (the first attribute outermost: ONE RED, ONE BLACK,
     # TWO RED...; Tree.Combinations), its top the card made last: the first player gets THREE

@@ -28,6 +28,7 @@ from translators.recycle.analysis.crowding import crowded_piles
 from translators.recycle.analysis.moves import move_names, option_places
 from translators.recycle.analysis.order import (
     bulk_targets,
+    dealt_before_shuffle,
     loose_piles,
     order_facts,
     peeked,
@@ -52,6 +53,7 @@ from translators.recycle.emit.goals import emit_goals
 from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.decks import hoist_decks
 from translators.recycle.ir.layouts import lay_out_shuffles
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.names import expand_names
@@ -101,13 +103,15 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     domains, pile order, point maps, integer ranges), writing into ``book``, and the game's
     effects cut into steps: everything the rules are then written from."""
     book = book if book is not None else RuleBook()
-    game = expand_names(game)
+    game = expand_names(hoist_decks(game))
     model, program, domains, pointmaps, ranges = _lowered(game)
     ordered, heapy, linked = order_facts(program, model, domains)
-    if linked & heapy:
-        # shuffled piles whose whole order is read: their shuffles laid out card by card
+    whole = (linked | dealt_before_shuffle(program, model)) & heapy
+    if whole:
+        # shuffled piles whose whole order is read, or dealt from before they are shuffled:
+        # their shuffles laid out card by card
         sites = {(e.node.line, e.node.column) for e in program.effects.values() if isinstance(e, ir.Shuffle)
-                 and set(concrete(e.target, e.env, model)) & linked & heapy}
+                 and set(concrete(e.target, e.env, model)) & whole}
         model, program, domains, pointmaps, ranges = _lowered(lay_out_shuffles(game, sites))
         ordered, heapy, linked = order_facts(program, model, domains)
     if linked & heapy:

@@ -172,6 +172,21 @@ def peeked(program: ir.Program, model: GameModel) -> set[Location]:
     return out
 
 
+def dealt_before_shuffle(program: ir.Program, model: GameModel) -> set[Location]:
+    """The piles created with several cards whose top is taken before their first shuffle (in
+    the order the program is written): they deal in the order the cards were made, then at
+    random (their shuffles are laid out card by card, ``ir/layouts.py``)."""
+    shuffled: set[Location] = set()
+    early: set[Location] = set()
+    for _, effect in sorted(program.effects.items()):
+        if isinstance(effect, ir.Shuffle):
+            shuffled.update(concrete(effect.target, effect.env, model))
+        elif isinstance(effect, ir.MoveCard):
+            early.update(p for p in _top_of(effect.card, effect.env, model)
+                         if p not in shuffled and len(model.cards_at_start(p)) > 1)
+    return early & shuffled
+
+
 def _top_of(card: Any, env: Env, model: GameModel) -> list[Location]:
     """The locations a ``(top LOC)`` card expression takes from."""
     real, real_env = deref(card, env)
@@ -202,6 +217,7 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
 
 __all__ = [
     "bulk_targets",
+    "dealt_before_shuffle",
     "loose_piles",
     "order_classes",
     "order_facts",

@@ -51,6 +51,8 @@ from translators.recycle.syntax.nodes import (
     CardAt,
     CardAtt,
     CardLocation,
+    CreateDeck,
+    CreateTeams,
     Choice,
     Compare,
     Conditional,
@@ -296,6 +298,12 @@ class Lowerer:
             card = forward(node.card, env, fwd, guards)
             invalidate(fwd, target, env)
             return [self.effect(ir.ForgetCopies, node, env, guards, target=target, card=card)]
+        if isinstance(node, CreateDeck):
+            raise TranslationError(node, "a deck can be created in play only among its first actions, before anything "
+                                         "uses its location (the cards are the constants of the rules)")
+        if isinstance(node, CreateTeams):
+            raise TranslationError(node, "teams are created in the setup (the teams are constants of the rules; the "
+                                         "engine would keep the old teams beside the new ones)")
         raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
 
     def place_of(self, target: Any, env: Env) -> tuple[Node, str]:

@@ -18,6 +18,7 @@ from translators.recycle.syntax.nodes import (
     ActionAgg,
     Choice,
     Conditional,
+    CreateTeams,
     ExtremeCard,
     Filter,
     Game,
@@ -144,17 +145,18 @@ def check_seats(game: Game) -> list[Problem]:
     problems: list[Problem] = []
     if count is not None and count < 1:
         problems.append(_problem(game, game.setup.players, "a game needs at least one player"))
-    placed: dict[int, Node] = {}
     for node in game.walk():
-        if isinstance(node, TeamSpec):
-            for member in node.members:
-                if count is not None and member >= count:
-                    problems.append(_problem(game, node, f"team member {member} does not exist: "
-                                             f"the players are 0 to {count - 1}"))
-                if member in placed:
-                    problems.append(_problem(game, node, f"player {member} is already on the "
-                                             f"team at line {placed[member].line}"))
-                placed[member] = node
+        if isinstance(node, CreateTeams):
+            placed: dict[int, Node] = {}  # within one `create teams`
+            for spec in (n for n in node.walk() if isinstance(n, TeamSpec)):
+                for member in spec.members:
+                    if count is not None and member >= count:
+                        problems.append(_problem(game, spec, f"team member {member} does not exist: "
+                                                 f"the players are 0 to {count - 1}"))
+                    if member in placed:
+                        problems.append(_problem(game, spec, f"player {member} is already on the "
+                                                 f"team at line {placed[member].line}"))
+                    placed[member] = spec
         elif (isinstance(node, PlayerAt) and isinstance(node.index, IntLit) and count is not None
               and node.index.value >= count):
             problems.append(_problem(game, node, f"player {node.index.value} does not exist: "
