@@ -202,6 +202,24 @@ RUMMY = game("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) (
              scoring="(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))")
 
 
+def test_a_stock_made_again_from_the_discard_pile_deals_in_its_reversed_order() -> None:
+    """The discard pile turned over (top card first) onto the empty stock, unshuffled: the stock
+    deals the first card discarded first (the links carried over, reversed; was `(failed
+    order)` in every game), and a stage that ends when a count reaches 12 runs 12 passes with 8
+    cards (was an overflow: passes had been bounded by the cards and players)."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK)))"
+    text = game(f"(do ({VALUE[:-2]} ((RANK : FOUR) 4))) (shuffle (game iloc STOCK))"
+                " (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))\n"
+                " (stage player (end (>= (game sto ROUNDS) 12))"
+                "  (do (((== (size (game iloc STOCK)) 0) (repeat all (move (top (game vloc DISCARD)) (top (game iloc STOCK)))))"
+                "       (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+                "       (inc (game sto ROUNDS) 1)))"
+                "  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))",
+                deck=deck, scoring="(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))")
+    runs = playouts(text, 30)
+    assert {p.decisions for p in runs} == {12}
+
+
 def test_a_rummy_discard_pile_plays_to_the_end() -> None:
     # (was ``(failed order)`` once the pile held two cards and its top was drawn twice)
     runs = playouts(RUMMY, games=20)

@@ -27,6 +27,7 @@ from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_
 from translators.recycle.analysis.crowding import crowded_piles
 from translators.recycle.analysis.moves import move_names, option_places
 from translators.recycle.analysis.order import (
+    bulk_linked,
     bulk_targets,
     dealt_before_shuffle,
     loose_piles,
@@ -119,6 +120,10 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
                                f"read ({', '.join(sorted(str(p) for p in linked & heapy))})")
     # piles filled card by card whose top can be read where only their known top is kept
     linked |= crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
+    # piles moved whole onto piles whose top is read: their order kept, their links carried over
+    carried = bulk_linked(program, model, ordered, heapy)
+    linked |= carried
+    ordered |= carried
     wide = Wide(book, ranges.wide)
     plan = plan_steps(program, AccessAnalysis(model, domains, ordered, heapy, frozenset(wide.families)))
     comp = Expressions(model, program, book, domains, pointmaps, ranges, wide, (ordered, heapy, linked), plan.batch_of)

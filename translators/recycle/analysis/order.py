@@ -159,6 +159,63 @@ def bulk_targets(program: ir.Program, model: GameModel) -> set[Location]:
             for place in concrete(effect.target, effect.env, model)}
 
 
+def bulk_linked(program: ir.Program, model: GameModel, ordered: set[Location], heapy: set[Location]) -> set[Location]:
+    """The piles a whole pile is moved onto in bulk, where the order is then read, with the piles
+    moved (not shuffled ones): both keep their whole order, the moved cards' links carried over."""
+    out: set[Location] = set()
+    effects = [e for _, e in sorted(program.effects.items())]
+    for index, effect in enumerate(effects):
+        moved = _whole_pile(effect, model)
+        if moved is not None:
+            sources, targets = moved
+            if targets & ordered and not sources & heapy and _order_read(effects, index, targets & ordered, model, set()):
+                out |= sources | (targets & ordered)
+    return out
+
+
+def _whole_pile(effect: ir.Effect, model: GameModel) -> tuple[set[Location], set[Location]] | None:
+    """The piles a bulk move takes whole, and those it puts them on (None for other effects)."""
+    if not isinstance(effect, ir.BulkMove):
+        return None
+    source, source_env = deref(effect.source, effect.env)
+    if not isinstance(source, CardLocation) or source.visibility == "mem":
+        return None
+    return set(concrete(source, source_env, model)), set(concrete(effect.target, effect.env, model))
+
+
+def _order_read(effects: list[ir.Effect], index: int, piles: set[Location], model: GameModel,
+                seen: set[tuple[int, frozenset[Location]]]) -> bool:
+    """Whether the order of ``piles`` after ``effects[index]`` can be read before they are
+    shuffled: the effects that follow, in the order the program is written and round again
+    (stages repeat), up to the first that shuffles them, takes their top, reads it, or moves
+    them whole onto a pile whose order is then read."""
+    key = (index, frozenset(piles))
+    if key in seen:
+        return False
+    seen.add(key)
+    for effect in effects[index + 1:] + effects[:index + 1]:
+        if isinstance(effect, ir.Shuffle) and set(concrete(effect.target, effect.env, model)) & piles:
+            return False
+        moved = _whole_pile(effect, model)
+        if moved is not None and moved[0] & piles:
+            return _order_read(effects, effects.index(effect), moved[1], model, seen)
+        for attr in ("card", "source", "value", "target"):
+            value = getattr(effect, attr, None)
+            if isinstance(value, Node) and _reads_top(value, effect.env, piles, model):
+                return True
+    return False
+
+
+def _reads_top(node: Node, env: Env, piles: set[Location], model: GameModel) -> bool:
+    """Whether ``node`` reads the top card of one of ``piles``."""
+    for sub, sub_env in walk_with_env(node, env, model):
+        if isinstance(sub, CardAt):
+            cards, cards_env = deref(sub.cards, sub_env)
+            if isinstance(cards, CardLocation) and set(concrete(cards, cards_env, model)) & piles:
+                return True
+    return False
+
+
 def peeked(program: ir.Program, model: GameModel) -> set[Location]:
     """The piles whose top is read other than to move it (a card turned up and left in place)."""
     moved = {id(effect.card) for effect in program.effects.values() if isinstance(effect, ir.MoveCard)}
@@ -216,6 +273,7 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
 
 
 __all__ = [
+    "bulk_linked",
     "bulk_targets",
     "dealt_before_shuffle",
     "loose_piles",

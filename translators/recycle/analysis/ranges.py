@@ -349,7 +349,8 @@ def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True)
                 if exact is not None:
                     passes = exact
                 elif k:
-                    passes = min(CHOICE_LIMIT // k + 1, cards + rounds)
+                    # a stage that ends when a count reaches a constant runs until it does
+                    passes = min(CHOICE_LIMIT // k + 1, max(cards + rounds, _end_threshold(item.end) + 1))
                 elif nested and _has_choice(item.body):
                     passes = cards + rounds
                 else:
@@ -358,6 +359,12 @@ def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True)
 
     visit(program.body, 1)
     return out
+
+
+def _end_threshold(end: Any) -> int:
+    """The largest integer constant a stage's end condition compares with (0 when none)."""
+    return max((side.value for node in end.walk() if isinstance(node, Compare)
+                for side in (node.left, node.right) if isinstance(side, IntLit)), default=0)
 
 
 def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps) -> Ranges:

@@ -146,8 +146,9 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L), Not(f("linked", L))))
             book.add(rule(nxt(f("lost", L)), true(f("lost", L)), f("nonempty", L), Not(f("shuffled", L)),
                           Not(f("bulkin", L))))
-            book.add(rule(nxt(f("lost", L)), f("bulkin", L), f("nonempty", L)))
-            book.add(rule(nxt(f("lost", L)), f("bulkfrom", F, L), Not(f("heaptop", F))))
+            kept = [Not(f("bulkkept", L))] if emitter.whole_bulks else []
+            book.add(rule(nxt(f("lost", L)), f("bulkin", L), f("nonempty", L), *kept))
+            book.add(rule(nxt(f("lost", L)), f("bulkfrom", F, L), Not(f("heaptop", F)), *kept))
     if linked:
         D = Variable("d")
         with book.group("linked locations (their whole order kept): each card knows the card under it"):
@@ -180,6 +181,8 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                           true(f("under", L, C, D)), Not(f("leave", L, D)), Not(f("pushed", L))))
             if unders:
                 book.add(rule(nxt(f("under", L, D, C)), f("bottomin", L, C), f("bottomcard", L, D)))
+            if emitter.whole_bulks:
+                carry_links(book)
     if copies or emitter.forgets or emitter.forget_cards:
         emit_memory(book, model, emitter, copies)
 
@@ -236,6 +239,22 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                 book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
         for rel in copies:
             book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+
+
+def carry_links(book: RuleBook) -> None:
+    """A whole pile whose order is known (not a heap, not lost) moved in bulk onto a pile whose
+    order is kept: its links carried over, reversed when its cards go top first (each lands on
+    the one before), kept when they go bottom first; its first card lands on the target's top."""
+    F, T, X, Y, K = (Variable(n) for n in ("f", "t", "x", "y", "k"))
+    book.add(rule(f("bulklinked", F, T, K), f("wholebulk", F, T, K), f("linked", F), f("linked", T), f("bulkmany", T),
+                  Not(f("heaptop", F)), Not(true(f("lost", F)))))
+    book.add(rule(f("bulkkept", T), f("bulklinked", F, T, K)))
+    rev, keep = c("reverse"), c("keep")
+    book.add(rule(nxt(f("under", T, Y, X)), f("bulklinked", F, T, rev), true(f("under", F, X, Y))))
+    book.add(rule(nxt(f("under", T, X, Y)), f("bulklinked", F, T, keep), true(f("under", F, X, Y))))
+    book.add(rule(nxt(f("ontop", T, X)), f("bulklinked", F, T, rev), f("bottomcard", F, X)))
+    book.add(rule(nxt(f("under", T, X, Y)), f("bulklinked", F, T, rev), true(f("ontop", F, X)), true(f("ontop", T, Y))))
+    book.add(rule(nxt(f("under", T, X, Y)), f("bulklinked", F, T, keep), f("bottomcard", F, X), true(f("ontop", T, Y))))
 
 
 def remembers_many(effect: ir.Effect) -> bool:

@@ -93,6 +93,7 @@ class EffectEmitter:
         self.percept_writes: list[tuple[Term, list[Literal]]] = []
         self.forgets: list[str] = []
         self.forget_cards: list[str] = []
+        self.whole_bulks = False
 
     # -- activation and scope -----------------------------------------------------------------
 
@@ -227,6 +228,11 @@ class EffectEmitter:
                 # ``(true (at C ?from))`` it grounds over every place a card can be)
                 src_lits, src = comp.loc_term(whole, whole_env, ctl)
                 body = base + src_lits + [true(f("at", card, src))] + to_lits
+                if comp.linked & set(concrete(whole, whole_env, self.model)):
+                    # a whole pile whose order is kept: its links can be carried over
+                    order = c("keep" if effect.end == "bottom" else "reverse")
+                    self.book.add(rule(f("wholebulk", src, to, order), base + src_lits + to_lits))
+                    self.whole_bulks = True
             else:
                 members = comp.member(effect.source, env, ctl, card)
                 src = Variable("from")
