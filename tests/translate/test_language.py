@@ -261,6 +261,14 @@ def test_the_size_of_tuples_and_of_subsets_counts_them_as_the_engine_makes_them(
     assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(131, 131), (110, 110)}
 
 
+def test_all_over_tuples_runs_once_for_every_n_cards_of_equal_points() -> None:
+    # three ONEs make three pairs (the engine's combinations), two make one
+    deck = "(deck (RANK (ONE, TWO)) (SUIT (RED, BLACK, GREEN)))"
+    count = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2)))"
+             " (all player 'P (all (tuples 2 ('P iloc HAND) using (game points VALUE)) 'T (inc ('P sto SCORE) 1)))))")
+    assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(3, 3), (1, 1)}
+
+
 def test_forget_drops_the_copy_read_from_any_end_or_place_of_a_memory_location() -> None:
     # each card remembered as it is dealt; the first copy forgotten, then player0's second and
     # player1's last

@@ -24,9 +24,11 @@ from translators.recycle.syntax.nodes import (
     Node,
     Others,
     Partition,
+    PointStorage,
     Range,
     RelativePlayer,
     RelativeTeam,
+    SetPoints,
     Size,
     TeamAt,
     TeamOf,
@@ -141,3 +143,32 @@ def storage_family(node: IntStorage, env: Env) -> tuple[str, str]:
     if not isinstance(label, Name):
         raise TranslationError(node, "storage names must be literal NAMEs")
     return kind, label.text
+
+
+#: The point values CardStock's ``tuples`` sorts cards into (``CardGrouping``: 13 bins).
+GROUPED_VALUES = tuple(range(13))
+
+
+def point_values(model: GameModel, points: Any, env: Env) -> tuple[int, ...]:
+    """The values a point map can give a card, read off the ``set``s of the map when each gives
+    literal points (a card scores the sum of the awards it matches); else every value the
+    engine's ``tuples`` can group."""
+    real, _ = deref(points, env)
+    if not isinstance(real, PointStorage) or not isinstance(real.name, Name):
+        return GROUPED_VALUES
+    values: set[int] = set()
+    for node in model.game.walk():
+        if not (isinstance(node, SetPoints) and isinstance(node.target, PointStorage)
+                and isinstance(node.target.name, Name) and node.target.name.text == real.name.text):
+            continue
+        awards: list[tuple[int, list[tuple[str, str]]]] = []
+        for award in node.awards:
+            pairs = [(pair.key.text, pair.value.text) for pair in award.pairs
+                     if isinstance(pair.key, Name) and isinstance(pair.value, Name)]
+            if not isinstance(award.points, IntLit) or len(pairs) < len(award.pairs):
+                return GROUPED_VALUES
+            awards.append((award.points.value, pairs))
+        for card in model.cards:
+            values.add(sum(points for points, pairs in awards if all(card.attr(k) == v for k, v in pairs)))
+    return tuple(sorted(values)) if values else GROUPED_VALUES
+

@@ -23,6 +23,7 @@ from translators.recycle.ir.counted import counted_change
 from translators.recycle.ir.elements import (
     expression_kind,
     partition_parts,
+    point_values,
     static_elements,
     static_literal,
 )
@@ -73,6 +74,7 @@ from translators.recycle.syntax.nodes import (
     Remember,
     Repeat,
     RepeatAll,
+    Score,
     Runs,
     SetPoints,
     SetStr,
@@ -80,6 +82,7 @@ from translators.recycle.syntax.nodes import (
     Size,
     Stage,
     Subsets,
+    Tuples,
     TurnPass,
     Var,
 )
@@ -359,6 +362,8 @@ class Lowerer:
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
         if isinstance(coll, (Subsets, Runs)):
             return self.slot_groups(node, coll, coll_env, env, guards, fwd)
+        if isinstance(coll, Tuples):
+            return self.tuple_groups(node, coll, coll_env, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
 
     def slot_groups(self, node: ActionAgg, coll: Any, coll_env: Env, env: Env,
@@ -377,19 +382,44 @@ class Lowerer:
         out: list[ir.Effect] = []
         for size in range(least, SLOTS + 1):
             for slots in combinations(range(1, SLOTS + 1), size):
-                group = ir.SlotSet(base, slots, **at)
-                inner_env = env.bind(node.var.name, Alias(group, coll_env))
                 checks = [ir.SlotCheck("exist", base, slots, **at)]
                 if isinstance(coll, Runs):
                     checks.append(ir.SlotCheck("run", base, slots, points, size, **at))
                     if coll.mode == "largest":
                         checks.append(ir.SlotCheck("largest", base, slots, points, size, **at))
-                added = tuple(self.new_guard(check, coll_env) for check in checks)
-                got = self.item(node.body, inner_env, guards + added, fwd)
-                if not got:
-                    for guard in added:
-                        del self.guards[guard.id]
-                out += got
+                out += self.slot_group(node, ir.SlotSet(base, slots, **at), checks, coll_env, env, guards, fwd)
+        return out
+
+    def slot_group(self, node: ActionAgg, group: ir.SlotSet, checks: list[ir.SlotCheck], coll_env: Env, env: Env,
+                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """The body of an ``all`` over groups for one group of slots, guarded by ``checks``."""
+        inner_env = env.bind(node.var.name, Alias(group, coll_env))
+        added = tuple(self.new_guard(check, coll_env) for check in checks)
+        got = self.item(node.body, inner_env, guards + added, fwd)
+        if not got:
+            for guard in added:
+                del self.guards[guard.id]
+        return got
+
+    def tuple_groups(self, node: ActionAgg, coll: Tuples, coll_env: Env, env: Env,
+                     guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """``all`` over ``(tuples N CARDS using P)``: for each value P gives, every N of the cards
+        of CARDS scoring it (the engine's ``CardGrouping.TuplesOfSize``), unrolled over the first
+        ``SLOTS`` such cards in card-id order (more: ``(failed slots)``)."""
+        from itertools import combinations
+
+        at: dict[str, Any] = {"line": coll.line, "column": coll.column}
+        size = static_literal(coll.size, coll_env)
+        if size is None or size < 1:
+            raise TranslationError(coll, "`tuples` needs a literal size")
+        out: list[ir.Effect] = []
+        for value in point_values(self.model, coll.points, coll_env):
+            card = Var(f"_T{coll.line}_{coll.column}_{value}", kind="card", **at)
+            scoring = Compare("==", Score(card, coll.points, **at), IntLit(value, **at), kind="int", **at)
+            base = Filter(coll.cards, card, scoring, **at)
+            for slots in combinations(range(1, SLOTS + 1), size):
+                out += self.slot_group(node, ir.SlotSet(base, slots, **at), [ir.SlotCheck("exist", base, slots, **at)],
+                                       coll_env, env, guards, fwd)
         return out
 
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
