@@ -176,3 +176,42 @@ def test_war_with_hands_made_again_from_the_cards_won_replays_exactly(runner: Pa
     results = replay_all(write(tmp_path, "war.rcy", WAR), games=10, seed=1)
     assert [str(m) for r in results for m in r.mismatches] == []
     assert all(r.agrees for r in results) and sum(r.decisions for r in results) > 150
+
+
+#: Tricks for four: the bottom card of the shuffled deck names trumps (the shuffle laid out card
+#: by card), the lead remembered, suit followed when it can be.
+TRUMPS = """;; A trick game for two teams: the bottom card of the shuffled deck names trumps; follow suit if you can.
+(game
+ (setup
+  (create players 4)
+  (create teams (0, 2) (1, 3))
+  (create deck (game iloc STOCK) (deck (RANK (NINE, TEN, J, Q, K, A)) (SUIT (HEARTS, SPADES, CLUBS, DIAMONDS)))))
+ (do ((set (game points RANKS) (((RANK : NINE) 1) ((RANK : TEN) 2) ((RANK : J) 3) ((RANK : Q) 4) ((RANK : K) 5) ((RANK : A) 6)))
+      (shuffle (game iloc STOCK))
+      (set (game str TRUMP) (cardatt SUIT (bottom (game iloc STOCK))))
+      (all player 'P (repeat 5 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player
+  (end (== (size ((current player) iloc HAND)) 0))
+  (stage player
+   (end (all player 'P (== (size ('P vloc TRICK)) 1)))
+   (choice (
+     ((== (size (game mem LEAD)) 0)
+      (any ((current player) iloc HAND) 'C
+           (do ((remember 'C (top (game mem LEAD))) (move 'C (top ((current player) vloc TRICK)))))))
+     ((and (> (size (game mem LEAD)) 0) (any ((current player) iloc HAND) 'H (== (cardatt SUIT 'H) (cardatt SUIT (top (game mem LEAD))))))
+      (any (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) (cardatt SUIT (top (game mem LEAD))))) 'C
+           (move 'C (top ((current player) vloc TRICK)))))
+     ((and (> (size (game mem LEAD)) 0) (all ((current player) iloc HAND) 'H (!= (cardatt SUIT 'H) (cardatt SUIT (top (game mem LEAD))))))
+      (any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc TRICK))))))))
+  (do ((set (game points WIN) (((SUIT : (game str TRUMP)) 20)))
+       (all player 'P ((== (size (game mem LEAD)) 1) (set ('P sto DUMMY) 0)))
+       (repeat all (forget (top (game mem LEAD))))
+       (all player 'P (repeat all (move (top ('P vloc TRICK)) (top ('P vloc TAKEN))))))))
+ (scoring max (size ((current player) vloc TAKEN))))"""
+
+
+def test_the_bottom_card_of_a_shuffled_deck_replays_exactly(runner: Path, tmp_path: Path) -> None:
+    # the engine's shuffled order (its ``O:`` line) steers the layout's draws, bottom card first
+    results = replay_all(write(tmp_path, "trumps.rcy", TRUMPS), games=6, seed=1)
+    assert [str(m) for r in results for m in r.mismatches] == []
+    assert all(r.agrees for r in results) and sum(r.draws for r in results) >= 6 * 24

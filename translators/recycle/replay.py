@@ -103,7 +103,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     of ``translation``. ``rng`` breaks the ties the engine's trace cannot steer."""
     rng = rng or random.Random(0)
     names = card_names(translation)
-    moved = [_moved_card(e.text, names) for e in events if isinstance(e, TranscriptLine) and e.text.startswith("M:")]
+    moved = [entry for e in events if isinstance(e, TranscriptLine) for entry in _card_moves(e.text, names)]
     decisions = [e for e in events if isinstance(e, Decision)]
     places = engine_places(events)
     attrs = {card_constant(translation.model, c.id).name: frozenset(c.attrs) for c in translation.model.cards}
@@ -237,6 +237,23 @@ def _places_differ(engine: Places, ours: Places) -> str | None:
     return "cards differ before it: " + "; ".join(lines[:2]) + more
 
 
+#: Where the translation lays a shuffled pile out from, card by card (``ir/layouts.py``): any
+#: hidden heap of the game named ``SHUFFLE_...``.
+LAYOUT = ("game", "iloc", "SHUFFLE_")
+
+
+def _card_moves(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> list[tuple[set[str], tuple[str, str, str] | None]]:
+    """The cards a transcript line moves: one for an ``M:`` line; for an ``O:`` line (a pile
+    shuffled, its cards listed bottom first) each card, bottom first, as the translation lays a
+    shuffled pile out when its whole order is read."""
+    if text.startswith("M:"):
+        return [_moved_card(text, names)]
+    if text.startswith("O:"):
+        cards = [engine_card_key(line.strip()) for line in text.splitlines()[1:]]
+        return [(names.get(key, set()), LAYOUT) for key in cards if key is not None]
+    return []
+
+
 def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> tuple[set[str], tuple[str, str, str] | None]:
     """The translation's constants for the card an ``M:`` line moves, and the place it left."""
     m = _MOVE_PLACES.match(text)
@@ -259,7 +276,7 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
     where = _card_places(state)
     for k in range(at, len(moved)):
         cards, source = moved[k]
-        hit = sorted(c for c in cards & draws.keys() if source in where.get(c, ()))
+        hit = sorted(c for c in cards & draws.keys() if _from(source, where.get(c, set())))
         if hit:
             result.draws += 1
             return draws[hit[0]], k + 1
@@ -271,6 +288,14 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
                                             f"from where the translation has them after its move {at} (a card "
                                             f"read without being moved cannot be followed)"))
     return None, at
+
+
+def _from(source: tuple[str, str, str] | None, places: set[tuple[str, str, str]]) -> bool:
+    """Whether a card at ``places`` can be the one taken from ``source`` (any layout heap for
+    :data:`LAYOUT`)."""
+    if source == LAYOUT:
+        return any(p[:2] == LAYOUT[:2] and p[2].startswith(LAYOUT[2]) for p in places)
+    return source in places
 
 
 def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
