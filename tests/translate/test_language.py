@@ -261,6 +261,14 @@ def test_the_size_of_tuples_and_of_subsets_counts_them_as_the_engine_makes_them(
     assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(131, 131), (110, 110)}
 
 
+def test_whether_a_hand_holds_a_run_of_any_size() -> None:
+    # a run of three needs a ONE, a TWO and a THREE: then the other hand holds one too
+    # (`(size (runs ...))` compared with 0 was a traceback-free refusal of a card collection)
+    count = (f"(do ({VALUE} (all player 'P ((> (size (runs largest 3 ('P iloc HAND) using (game points VALUE))) 0)"
+             " (set ('P sto SCORE) 1)))))")
+    assert scores(game(f"{DEAL3} {count}"), 40) == {(0, 0), (1, 1)}
+
+
 def test_all_over_tuples_runs_once_for_every_n_cards_of_equal_points() -> None:
     # three ONEs make three pairs (the engine's combinations), two make one
     deck = "(deck (RANK (ONE, TWO)) (SUIT (RED, BLACK, GREEN)))"

@@ -4,7 +4,8 @@ The engine's trace (:func:`translators.recycle.engine.engine_trace`) says which 
 took (its transcript's ``M:`` lines) and, at each decision, the options offered and the index
 chosen. The replay walks the translated game from its initial state: where ``random`` draws from
 a shuffled heap (``(draw C)``), it draws the next card the engine moved from where the translation
-has that card; where a seat decides, the translation must offer as many options as the engine
+has that card (where the translation lays a shuffled pile out card by card, the cards of the
+engine's shuffled order, its ``O:`` line, bottom first); where a seat decides, the translation must offer as many options as the engine
 did, to the same seat, and the replay plays the translation's move matching the engine's chosen
 option (by the cards it moves or the values it sets; else, when the other roles wait, by which
 move's next state shows the option's effects; else by position among the options; moves naming

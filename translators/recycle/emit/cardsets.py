@@ -202,12 +202,18 @@ def tuple_items(cx: Compiler, node: Tuples, env: Env, ctl: Ctl, value: int, memb
     """For each of ``members`` that can score ``value``: it is a member and scores it."""
     items = []
     for cid in members:
-        plits, pts = cx.points(node.points, env, ctl, card_constant(cx.model, cid))
-        if not isinstance(pts, Variable) and int(pts.name) != value:
-            continue
-        has = substitute(plits, pts, num(value)) if isinstance(pts, Variable) else plits
-        items.append(cx.member(node.cards, env, ctl, card_constant(cx.model, cid)) + has)
+        has = points_are(cx, node.points, env, ctl, card_constant(cx.model, cid), value)
+        if FALSE not in has:
+            items.append(cx.member(node.cards, env, ctl, card_constant(cx.model, cid)) + has)
     return items
+
+
+def points_are(cx: Compiler, points: Any, env: Env, ctl: Ctl, card: Term, value: int) -> list[Literal]:
+    """``card`` scores ``value`` by the point map ``points``."""
+    plits, pts = cx.points(points, env, ctl, card)
+    if isinstance(pts, Variable):
+        return substitute(plits, pts, num(value))
+    return plits if int(pts.name) == value else [FALSE]
 
 
 def top_tuple_member(cx: Compiler, node: Tuples, env: Env, ctl: Ctl, card: Term) -> list[Literal]:

@@ -23,6 +23,7 @@ from translators.recycle.emit.cardsets import (
     domain_cards,
     is_card_collection,
     lift,
+    points_are,
     tuple_candidates,
     tuple_groups,
     tuple_items,
@@ -37,12 +38,14 @@ from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
 )
+from translators.recycle.analysis.constants import static_int
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import card_constant, f, num, rule
 from translators.recycle.syntax.nodes import (
     Partition,
     Run,
+    Runs,
     Subsets,
     Tuples,
 )
@@ -81,6 +84,9 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         lits, value = group_count(cx, real, real_env, ctl)
         table = cx.tables.test(op, k, (0, cx.ranges.size_bound(real, real_env)))
         return lits + [f(table, value) if table else FALSE]
+    if isinstance(real, Runs) and (op, k) in (("==", 0), ("<", 1), ("<=", 0), (">", 0), (">=", 1), ("!=", 0)):
+        run = runs_exist(cx, real, real_env, ctl)
+        return run if (op, k) in ((">", 0), (">=", 1), ("!=", 0)) else cx.negate(run, env, coll)
     if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
         return cx.negate(cx.exists(coll, env, ctl), env, coll)
     if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
@@ -216,6 +222,30 @@ def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val
         out.append(f(table, total, groups, s))
         total, high = s, high + comb(len(members), n)
     return out, total
+
+
+def runs_exist(cx: Compiler, node: Runs, env: Env, ctl: Ctl) -> list[Literal]:
+    """``(runs largest|all N CARDS using P)`` has a run: N consecutive values are each scored by
+    some card of CARDS (the engine's runs go up by exactly 1, cards of equal points branching)."""
+    lifted = lift(cx, node, env, ctl)
+    if lifted is not None:
+        inner, pctl, binds = lifted
+        return unlift(cx, binds, runs_exist(cx, node, inner, pctl))
+    n = static_int(node.length, env)
+    if n is None:
+        raise TranslationError(node, "`runs` needs a literal length")
+    scoring: dict[int, list[str]] = {}
+    for cid in domain_cards(cx, node.cards, env):
+        for value in cx.pointmaps.card_values(node.points, env, cid):
+            scoring.setdefault(value, []).append(cid)
+    held = {value: cx.aux("scored", [cx.member(node.cards, env, ctl, card) + points_are(cx, node.points, env, ctl, card, value)
+                                     for card in (card_constant(cx.model, cid) for cid in members)], env, node,
+                          key=("scored", node, env, ctl.key, value))
+            for value, members in scoring.items()}
+    starts = [[held[v + i] for i in range(max(n, 1))] for v in sorted(held) if all(v + i in held for i in range(max(n, 1)))]
+    some = cx.aux("hasrun", [[lit for lit in alt if lit is not ALWAYS] for alt in starts], env, node,
+                  key=("runsexist", node, env, ctl.key))
+    return [] if some is ALWAYS else [some]
 
 
 def _table(cx: Compiler, word: str, rows: Sequence[tuple[int, ...]], comment: str) -> str:
