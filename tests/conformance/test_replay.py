@@ -139,7 +139,8 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 
 #: Games written here to exercise what the corpus does not (each with a comment saying what):
 #: hands made again from the cards won (War), the bottom card of a shuffled deck as trump, a
-#: stock shuffled again from the discard pile, runs in a partition, a dealer drawing to 17.
+#: stock shuffled again from the discard pile, runs in a partition, a dealer drawing to 17, a
+#: betting round over string cells, team turns with passes and a declared hand size.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 
 
