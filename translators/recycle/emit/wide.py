@@ -18,6 +18,7 @@ from ggp.errors import GGPError
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.integers import Interval
+from translators.recycle.emit.arith import TABLE_LIMIT
 from translators.recycle.emit.literals import FALSE
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.vocabulary import Fresh, c, f, name, num, rule, true
@@ -159,6 +160,8 @@ class Wide:
         with the final carry an addition of it must produce (1 for a negative delta)."""
         key = ("wdelta", span, k, negate)
         if key not in self.book.memo:
+            # a row per value of the span: too many is told before they are made
+            self.book.over_budget(f"a table of {span[1] - span[0] + 1} deltas", span[1] - span[0] + 1, TABLE_LIMIT)
             rel = self.book.name("wdelta")
             self.book.memo[key] = rel
             with self.book.group(f"table: deltas {span} in ten's complement{' (negated)' if negate else ''}"):
