@@ -33,11 +33,12 @@ from translators.recycle.analysis.order import (
     loose_piles,
     order_facts,
     peeked,
+    pile_capacity,
     spliced_piles,
 )
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
-from translators.recycle.analysis.ranges import Ranges, integer_ranges
+from translators.recycle.analysis.ranges import Ranges, execution_bounds, integer_ranges
 from translators.recycle.emit.cardstate import emit_card_state
 from translators.recycle.emit.choices import emit_chance, emit_choices, has_chance
 from translators.recycle.emit.control import Control
@@ -121,7 +122,8 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     # piles filled card by card whose top can be read where only their known top is kept
     linked |= crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
     # piles moved whole onto piles whose top is read: their order kept, their links carried over
-    carried = bulk_linked(program, model, ordered, heapy)
+    carried = bulk_linked(program, model, ordered, heapy,
+                          pile_capacity(program, model, execution_bounds(program, model)))
     linked |= carried
     ordered |= carried
     wide = Wide(book, ranges.wide)

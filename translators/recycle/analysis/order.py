@@ -13,7 +13,7 @@ from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
-from translators.recycle.ir.nodes import Env, deref
+from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Slice, Var
 
@@ -159,14 +159,34 @@ def bulk_targets(program: ir.Program, model: GameModel) -> set[Location]:
             for place in concrete(effect.target, effect.env, model)}
 
 
-def bulk_linked(program: ir.Program, model: GameModel, ordered: set[Location], heapy: set[Location]) -> set[Location]:
-    """The piles a whole pile is moved onto in bulk, where the order is then read, with the piles
+def pile_capacity(program: ir.Program, model: GameModel, runs: dict[int, int | None]) -> dict[Location, int]:
+    """How many cards each pile can hold, counting its cards at the start and every card that
+    can arrive (``runs``: how often each effect can run, None when unbounded): 0, 1, or 2 for
+    two or more."""
+    capacity = {place: min(len(model.cards_at_start(place)), 2) for place in model.locations}
+    for effect in program.effects.values():
+        if not isinstance(effect, (ir.MoveCard, ir.BulkMove)):
+            continue
+        card, card_env = deref(getattr(effect, "card", None), effect.env)
+        several = isinstance(effect, ir.BulkMove) or (isinstance(card, Var) and isinstance(
+            binding := card_env.get(card.name), Sym) and binding.domain is not None and binding.domain.parallel)
+        times = runs.get(effect.id)
+        arriving = 2 if times is None or several else min(times, 2)
+        for place in concrete(effect.target, effect.env, model):
+            capacity[place] = min(capacity.get(place, 0) + arriving, 2)
+    return capacity
+
+
+def bulk_linked(program: ir.Program, model: GameModel, ordered: set[Location], heapy: set[Location],
+                capacity: dict[Location, int]) -> set[Location]:
+    """The piles a whole pile that can hold two cards or more (``capacity``: see
+    :func:`pile_capacity`) is moved onto in bulk, where the order is then read, with the piles
     moved (not shuffled ones): both keep their whole order, the moved cards' links carried over."""
     out: set[Location] = set()
     effects = [e for _, e in sorted(program.effects.items())]
     for index, effect in enumerate(effects):
         moved = _whole_pile(effect, model)
-        if moved is not None:
+        if moved is not None and max(capacity.get(p, 2) for p in moved[0]) > 1:
             sources, targets = moved
             if targets & ordered and not sources & heapy and _order_read(effects, index, targets & ordered, model, set()):
                 out |= sources | (targets & ordered)
@@ -282,5 +302,6 @@ __all__ = [
     "peeked",
     "program_expressions",
     "spliced_piles",
+    "pile_capacity",
     "walk_with_env",
 ]
