@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
+from translators.recycle.ir.repeats import Site
 from translators.recycle.ir.rewrite import map_children, map_part
 from translators.recycle.syntax.nodes import (
     CardAt,
@@ -36,10 +37,6 @@ from translators.recycle.syntax.nodes import (
     Shuffle,
     Size,
 )
-
-#: Where a shuffle is in the source: its line and column.
-Site = tuple[int, int]
-
 
 def heap_name(site: Site) -> str:
     """The name of the game's hidden location a shuffle at ``site`` lays its pile out from."""
@@ -72,4 +69,4 @@ def _layout(node: Shuffle) -> Do:
                Repeat(Size(heap, **at), Move(top(heap), top(pile), **at), **at)), **at)
 
 
-__all__ = ["Site", "heap_name", "lay_out_shuffles"]
+__all__ = ["heap_name", "lay_out_shuffles"]
