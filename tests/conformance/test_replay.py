@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ggp.reasoner import make_machine
-from tests.conftest import RULESHEETS, shared_path
 from tests.conformance.test_engine import DRAW, runner, write
+from tests.conftest import RULESHEETS, shared_path
 from translators.recycle.engine import engine_trace
 from translators.recycle.replay import ReplayResult, replay
 from translators.recycle.translate import translate_file

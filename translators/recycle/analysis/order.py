@@ -300,8 +300,8 @@ __all__ = [
     "order_classes",
     "order_facts",
     "peeked",
+    "pile_capacity",
     "program_expressions",
     "spliced_piles",
-    "pile_capacity",
     "walk_with_env",
 ]

@@ -24,7 +24,11 @@ from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.places import CardDomains
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import expression_kind, static_elements, storage_family
+from translators.recycle.ir.elements import (
+    expression_kind,
+    static_elements,
+    storage_family,
+)
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import CHOICE_LIMIT, GameModel, owner_kind
 from translators.recycle.syntax.nodes import (
@@ -380,4 +384,4 @@ def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, 
         return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id))
 
 
-__all__ = ["integer_ranges", "LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull"]
+__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull", "integer_ranges"]

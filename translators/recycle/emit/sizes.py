@@ -16,6 +16,7 @@ from typing import Any
 
 from ggp.gdl.rules import Literal
 from ggp.gdl.terms import Term, Variable
+from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import holds
 from translators.recycle.emit.cardsets import (
     context_params,
@@ -38,7 +39,6 @@ from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
 )
-from translators.recycle.analysis.constants import static_int
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import card_constant, f, num, rule

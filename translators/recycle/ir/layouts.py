@@ -38,6 +38,7 @@ from translators.recycle.syntax.nodes import (
     Size,
 )
 
+
 def heap_name(site: Site) -> str:
     """The name of the game's hidden location a shuffle at ``site`` lays its pile out from."""
     return f"SHUFFLE_{site[0]}_{site[1]}"
