@@ -110,7 +110,7 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
 #: the engine built here and the translation play them alike, decision by decision.
 REPLAY_EXACT = (
     "Agram2 Agram3 Agram4 Agram5 BlackLady4 BlackMaria4 Blackjack2 BottleImp3 BottleImp4 "
-    "CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
+    "CalamitiesContinuousPairs4 CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
     "CrazyEights4 "
     "Enchere3 EnchereOriginale3 Euchre4 GolfSix2 GolfSix4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 LAMA2 LAMA3 LAMA4 LAMA5 LAMA6 "
@@ -140,7 +140,8 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: Games written here to exercise what the corpus does not (each with a comment saying what):
 #: hands made again from the cards won (War), the bottom card of a shuffled deck as trump, a
 #: stock shuffled again from the discard pile, runs in a partition, a dealer drawing to 17, a
-#: betting round over string cells, team turns with passes and a declared hand size.
+#: betting round over string cells, team turns with passes and a declared hand size, a memory
+#: forgotten from its bottom, the highest and lowest cards of hands (ties the engine broke).
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 
 

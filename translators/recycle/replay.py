@@ -5,7 +5,8 @@ took (its transcript's ``M:`` lines) and, at each decision, the options offered 
 chosen. The replay walks the translated game from its initial state: where ``random`` draws from
 a shuffled heap (``(draw C)``), it draws the next card the engine moved from where the translation
 has that card (where the translation lays a shuffled pile out card by card, the cards of the
-engine's shuffled order, its ``O:`` line, bottom first); where a seat decides, the translation must offer as many options as the engine
+engine's shuffled order, its ``O:`` line, bottom first); where it breaks a tie of ``max``/``min``
+(``(pick C)``), it picks the tied card the engine moved next; where a seat decides, the translation must offer as many options as the engine
 did, to the same seat, and the replay plays the translation's move matching the engine's chosen
 option (by the cards it moves or the values it sets; else, when the other roles wait, by which
 move's next state shows the option's effects; else by position among the options; moves naming
@@ -270,7 +271,7 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
     place where the translation has that card."""
     if legal == [NOOP]:
         return NOOP, at
-    draws = {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name == "draw" and m.args}
+    draws = {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name in ("draw", "pick") and m.args}
     if not draws:
         result.unsteered_chance += 1
         return legal[rng.randrange(len(legal))], at
