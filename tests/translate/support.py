@@ -6,6 +6,8 @@ import random
 from functools import lru_cache
 from pathlib import Path
 
+from ggp.gdl.dependencies import body_atoms
+from ggp.gdl.rules import KEYWORDS, GameDescription
 from ggp.gdl.terms import Constant, Function, Term
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import State, StateMachine
@@ -127,3 +129,11 @@ def corpus(pattern: str = "*.rcy") -> list[Path]:
 
 
 __all__ = ["BLIND_PICK", "CORPUS", "GROUNDING_SECONDS", "REFERENCE", "card_places", "check_playout", "corpus", "location_of", "machine", "translation"]
+
+
+def undefined_reads(description: GameDescription) -> list[str]:
+    """The relations some rule body reads that no rule defines (a translator's slip: GDL reads
+    them as false)."""
+    defined = {r.head.name for r in description.rules}
+    read = {atom.name for r in description.rules for lit in r.body for atom, _ in body_atoms(lit)}
+    return sorted(read - defined - set(KEYWORDS) - {"true", "does", "distinct"})

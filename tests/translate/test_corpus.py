@@ -26,6 +26,7 @@ from tests.translate.support import (
     check_playout,
     corpus,
     translation,
+    undefined_reads,
 )
 
 ALL = corpus()
@@ -47,6 +48,7 @@ def test_translates_and_validates(path: Path) -> None:
     errors = [p for p in validate(t.description) if p.is_error]
     assert not errors, errors[:3]
     assert not t.warnings, t.warnings[:3]
+    assert undefined_reads(t.description) == []
     assert t.description.roles[: t.model.players] == tuple(
         r for r in t.description.roles if str(r).startswith("player"))
     assert len(t.description.rules) < 100_000

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from ggp.reasoner import make_machine
+from tests.translate.support import undefined_reads
 from translators.recycle import parse_recycle
 from translators.recycle.engine import (
     EngineMissing,
@@ -255,10 +256,10 @@ def test_the_size_of_tuples_and_of_subsets_counts_them_as_the_engine_makes_them(
     deck = "(deck (RANK (ONE, TWO)) (SUIT (RED, BLACK, GREEN)))"
     count = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2)))"
              " (all player 'P (do ((set ('P sto SCORE) (* 10 (size (tuples 2 ('P iloc HAND) using (game points VALUE)))))"
-             " ((> (size (tuples 2 ('P iloc HAND) using (game points VALUE))) 1) (inc ('P sto SCORE) 1))"
-             " ((== (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 100))"
-             " ((> (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 1000)))))))")
-    assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(131, 131), (110, 110)}
+             " ((> (size (tuples 2 ('P iloc HAND) using (game points VALUE))) 1) (inc ('P sto SCORE) 2))"
+             " ((== (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 1))"
+             " ((> (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 4)))))))")
+    assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(33, 33), (11, 11)}
 
 
 def test_whether_a_hand_holds_a_run_of_any_size() -> None:
@@ -316,6 +317,19 @@ def test_conditions_over_the_groups_of_a_partition() -> None:
              "(inc ('P sto SCORE) (size (filter (partition SUIT ('P iloc HAND)) 'G (== (size 'G) 2)))))))))")
     # three cards, three of each suit in six: a 2-1 split (100 + 10 + 1) or one suit (100)
     assert scores(game(f"{DEAL3} {count}"), 40) == {(111, 111), (100, 100)}
+
+
+def test_a_wide_team_cell_increased_for_every_team_at_once() -> None:
+    """A team cell held as digits (one branch adds 900000), increased for each team by an
+    `all team`: the per-team adders merged into one over `(team ?t)` read the `team` facts,
+    which had been pruned as unread (every team kept 0)."""
+    body = ("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 1 (move (top (game iloc STOCK)) (top ('P hloc HAND)))))"
+            " (all team 'T ((== (size (game iloc STOCK)) 0) (inc ('T sto POINTS) 900000)))"
+            " (all team 'T (inc ('T sto POINTS) (size (game iloc STOCK))))))")
+    text = game(body, players=4, teams="(create teams (0, 2) (1, 3))",
+                scoring="(scoring max ((team (current player)) sto POINTS))")
+    assert scores(text, 3) == {(2, 2, 2, 2)}
+    assert undefined_reads(compile_game(parse_recycle(text, "teams.rcy")).description) == []
 
 
 def test_a_choice_among_teams() -> None:

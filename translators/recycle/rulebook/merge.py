@@ -66,7 +66,14 @@ def merge(groups: list[Group], domains: Mapping[str, Iterable[str]], keep: Itera
         lifted.update(_up_to_constant(rest, kept, member, _canonical))
     if not renames and not lifted:
         return groups
-    return _rewrite(groups, renames, lifted, memo)
+    out = _rewrite(groups, renames, lifted, memo)
+    # a relation lifted over a domain reads it: its facts stay (or come back, when a pass before
+    # pruned them as unread)
+    missing = sorted({domain for _, _, domain, _ in lifted.values()} - defined)
+    if missing:
+        out.append(("the domains merged relations range over",
+                    [Rule(Function(d, (Constant(value),))) for d in missing for value in domains[d]]))
+    return out
 
 
 def _levels(reads: Mapping[str, set[str]]) -> dict[str, int | None]:
