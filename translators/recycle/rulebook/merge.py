@@ -69,7 +69,9 @@ def merge(groups: list[Group], domains: Mapping[str, Iterable[str]], keep: Itera
     out = _rewrite(groups, renames, lifted, memo)
     # a relation lifted over a domain reads it: its facts stay (or come back, when a pass before
     # pruned them as unread)
-    missing = sorted({domain for _, _, domain, _ in lifted.values()} - defined)
+    lifted_over = {domain for _, _, domain, _ in lifted.values()} - defined
+    missing = sorted(d for d in lifted_over if any(a.name == d for _, rs in out for r in rs for lit in r.body
+                                                    for a in _atoms(lit)))
     if missing:
         out.append(("the domains merged relations range over",
                     [Rule(Function(d, (Constant(value),))) for d in missing for value in domains[d]]))
