@@ -141,7 +141,8 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: hands made again from the cards won (War), the bottom card of a shuffled deck as trump, a
 #: stock shuffled again from the discard pile, runs in a partition, a dealer drawing to 17, a
 #: betting round over string cells, team turns with passes and a declared hand size, a memory
-#: forgotten from its bottom, the highest and lowest cards of hands (ties the engine broke).
+#: forgotten from its bottom, the highest and lowest cards of hands (ties the engine broke), a
+#: dealt hand of a random size, powers and Fibonacci numbers, a team cell held as digits.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2"}

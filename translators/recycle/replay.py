@@ -6,7 +6,8 @@ chosen. The replay walks the translated game from its initial state: where ``ran
 a shuffled heap (``(draw C)``), it draws the next card the engine moved from where the translation
 has that card (where the translation lays a shuffled pile out card by card, the cards of the
 engine's shuffled order, its ``O:`` line, bottom first); where it breaks a tie of ``max``/``min``
-(``(pick C)``), it picks the tied card the engine moved next; where a seat decides, the translation must offer as many options as the engine
+(``(pick C)``), it picks the tied card the engine moved next; where it picks an integer
+(``(random A..B)``), the next value the engine set that it may pick; where a seat decides, the translation must offer as many options as the engine
 did, to the same seat, and the replay plays the translation's move matching the engine's chosen
 option (by the cards it moves or the values it sets; else, when the other roles wait, by which
 move's next state shows the option's effects; else by position among the options; moves naming
@@ -116,6 +117,8 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     state = machine.initial_state()
     next_move = 0
     next_decision = 0
+    values = [e.text.rsplit(" ", 1)[-1] for e in events if isinstance(e, TranscriptLine) and e.text.startswith("S:")]
+    next_value = 0
     for _ in range(max_steps):
         if machine.is_terminal(state):
             break
@@ -123,7 +126,10 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
         legals = [list(machine.legal_moves(state, role)) for role in roles]
         for index, role in enumerate(roles):
             legal = legals[index]
-            if role == RANDOM:
+            move: Term | None
+            if role == RANDOM and _numbers(legal):
+                move, next_value = _number(legal, values, next_value, result, rng)
+            elif role == RANDOM:
                 move, next_move = _chance(legal, moved, next_move, state, result, rng)
             elif legal == [NOOP]:
                 move = NOOP
@@ -298,6 +304,24 @@ def _from(source: tuple[str, str, str] | None, places: set[tuple[str, str, str]]
     if source == LAYOUT:
         return any(p[:2] == LAYOUT[:2] and p[2].startswith(LAYOUT[2]) for p in places)
     return source in places
+
+
+def _numbers(legal: list[Term]) -> dict[str, Term]:
+    """``random``'s integer moves (``(num N)``, a ``(random A..B)``) by value."""
+    return {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name == "num" and m.args}
+
+
+def _number(legal: list[Term], values: list[str], at: int, result: ReplayResult,
+            rng: random.Random) -> tuple[Term, int]:
+    """``random``'s integer: the next value the engine set (its ``S:`` lines) that is one of the
+    integers it may pick, when one is (an integer drawn and stored at once, as is usual);
+    else, unsteered, any."""
+    numbers = _numbers(legal)
+    for k in range(at, len(values)):
+        if values[k] in numbers:
+            return numbers[values[k]], k + 1
+    result.unsteered_chance += 1
+    return legal[rng.randrange(len(legal))], at
 
 
 def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
