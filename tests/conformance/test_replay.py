@@ -129,7 +129,7 @@ def test_corpus_game_replays_exactly(runner: Path, name: str) -> None:
 def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> None:
     # a discard pile filled card by card and drawn from again and again: its whole order is kept
     # (was ``(failed order)`` once it held two cards and its top was drawn twice)
-    from tests.translate.test_language import RUMMY
+    from tests.translate.language import RUMMY
 
     results = replay_all(write(tmp_path, "rummy.rcy", RUMMY), games=8, seed=5)
     assert [str(m) for r in results for m in r.mismatches] == []

@@ -1,0 +1,167 @@
+"""Collections of groups and the sizes of collections: partitions, tuples, subsets, runs, teams;
+memory locations (remember, forget).
+
+Each test a small game checked against CardStock's semantics and, where it is built, the real
+engine (:mod:`tests.translate.language`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.translate.language import DEAL3, DRAW, VALUE, game, playouts, scores
+from tests.translate.support import undefined_reads
+from translators.recycle import parse_recycle
+from translators.recycle.translate import compile_game
+from translators.recycle.translation_error import TranslationError
+
+
+def test_teams_created_during_play_are_a_located_error_not_a_clash_with_the_setup_s() -> None:
+    body = f"{DEAL3}\n (do ((create teams (0, 1))))"
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(game(body, teams="(create teams (0) (1))"), "teams.rcy"))
+    assert str(info.value).startswith("teams.rcy:3:") and "teams are created in the setup" in str(info.value)
+
+
+def test_a_choice_among_the_groups_of_a_partition() -> None:
+    # one option per suit the player holds; the group chosen is the cards of that suit
+    choose = ("(stage player (end (== (size ((current player) iloc HAND)) 0))"
+              " (choice ((any (partition SUIT ((current player) iloc HAND)) 'G"
+              " (any 'G 'C (move 'C (top ((current player) vloc DONE))))))))")
+    runs = playouts(game(f"{DEAL3} {choose}", scoring="(scoring max (size ((current player) vloc DONE)))"), 10)
+    # each option moves one card of the suit chosen: 3 cards each, one move per turn
+    assert {p.decisions for p in runs} == {5}
+    assert {max(p.options) for p in runs} <= {1, 2, 3, 4, 5, 6} and any(2 in p.options for p in runs)
+    assert all(o >= 1 for p in runs for o in p.options)
+
+
+def test_the_size_of_a_partition_counts_its_groups() -> None:
+    count = "(do ((all player 'P (set ('P sto SCORE) (size (partition SUIT ('P iloc HAND)))))))"
+    # three cards of six, three of each suit: both hands hold both suits, or each one suit
+    assert scores(game(f"{DEAL3} {count}"), 40) == {(1, 1), (2, 2)}
+
+
+def test_the_size_of_tuples_and_of_subsets_counts_them_as_the_engine_makes_them() -> None:
+    # tuples: every 2 of the cards scoring one value (three ONEs make 3 pairs); subsets: 2^3
+    deck = "(deck (RANK (ONE, TWO)) (SUIT (RED, BLACK, GREEN)))"
+    count = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2)))"
+             " (all player 'P (do ((set ('P sto SCORE) (* 10 (size (tuples 2 ('P iloc HAND) using (game points VALUE)))))"
+             " ((> (size (tuples 2 ('P iloc HAND) using (game points VALUE))) 1) (inc ('P sto SCORE) 2))"
+             " ((== (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 1))"
+             " ((> (size (subsets ('P iloc HAND))) 8) (inc ('P sto SCORE) 4)))))))")
+    assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(33, 33), (11, 11)}
+
+
+def test_whether_a_hand_holds_a_run_of_any_size() -> None:
+    # a run of three needs a ONE, a TWO and a THREE: then the other hand holds one too
+    # (`(size (runs ...))` compared with 0 was a traceback-free refusal of a card collection)
+    count = (f"(do ({VALUE} (all player 'P ((> (size (runs largest 3 ('P iloc HAND) using (game points VALUE))) 0)"
+             " (set ('P sto SCORE) 1)))))")
+    assert scores(game(f"{DEAL3} {count}"), 40) == {(0, 0), (1, 1)}
+
+
+def test_all_over_tuples_runs_once_for_every_n_cards_of_equal_points() -> None:
+    # three ONEs make three pairs (the engine's combinations), two make one
+    deck = "(deck (RANK (ONE, TWO)) (SUIT (RED, BLACK, GREEN)))"
+    count = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2)))"
+             " (all player 'P (all (tuples 2 ('P iloc HAND) using (game points VALUE)) 'T (inc ('P sto SCORE) 1)))))")
+    assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(3, 3), (1, 1)}
+
+
+def test_forget_drops_the_copy_read_from_any_end_or_place_of_a_memory_location() -> None:
+    # each card remembered as it is dealt; the first copy forgotten, then player0's second and
+    # player1's last
+    one = ("(all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))"
+           " (all player 'P (remember (top ('P iloc HAND)) (top ('P mem SEEN))))")
+    deal = f"(do ((shuffle (game iloc STOCK)) {one} {one} {one}))"
+    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+            " (all player 'P (forget (bottom ('P mem SEEN))))"
+            " (forget (1 ((0 player) mem SEEN)))"
+            " (forget (top ((1 player) mem SEEN)))"
+            " (all player 'P (set ('P sto SCORE) (+ (* 10 (size ('P mem SEEN))) (sum ('P mem SEEN) using (game points VALUE)))))))")
+    outcomes = scores(game(f"{deal} {body}"), 60)
+    assert {a // 10 for a, _ in outcomes} == {b // 10 for _, b in outcomes} == {1}
+
+
+def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_it() -> None:
+    body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))\n"
+            " (all player 'P (all ('P mem SEEN) 'C (forget 'C)))))")
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(game(f"{DEAL3} {body}"), "forget.rcy"))
+    assert str(info.value).startswith("forget.rcy:3:") and "(forget (top LOC))" in str(info.value)
+
+
+def test_cards_remembered_together_take_consecutive_places() -> None:
+    # three copies at once (in card order here), the top one forgotten: two copies stay
+    body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))"
+            " (all player 'P (forget (top ('P mem SEEN))))"
+            " (all player 'P (set ('P sto SCORE) (size ('P mem SEEN))))))")
+    assert scores(game(f"{DEAL3} {body}"), 10) == {(2, 2)}
+
+
+def test_conditions_over_the_groups_of_a_partition() -> None:
+    # a suit held twice or more (any), every suit held at most twice (all), how many suits twice
+    count = ("(do ((all player 'P (do ("
+             "((any (partition SUIT ('P iloc HAND)) 'G (>= (size 'G) 2)) (inc ('P sto SCORE) 100))"
+             "((all (partition SUIT ('P iloc HAND)) 'G (<= (size 'G) 2)) (inc ('P sto SCORE) 10))"
+             "(inc ('P sto SCORE) (size (filter (partition SUIT ('P iloc HAND)) 'G (== (size 'G) 2)))))))))")
+    # three cards, three of each suit in six: a 2-1 split (100 + 10 + 1) or one suit (100)
+    assert scores(game(f"{DEAL3} {count}"), 40) == {(111, 111), (100, 100)}
+
+
+def test_a_wide_team_cell_increased_for_every_team_at_once() -> None:
+    """A team cell held as digits (one branch adds 900000), increased for each team by an
+    `all team`: the per-team adders merged into one over `(team ?t)` read the `team` facts,
+    which had been pruned as unread (every team kept 0)."""
+    body = ("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 1 (move (top (game iloc STOCK)) (top ('P hloc HAND)))))"
+            " (all team 'T ((== (size (game iloc STOCK)) 0) (inc ('T sto POINTS) 900000)))"
+            " (all team 'T (inc ('T sto POINTS) (size (game iloc STOCK))))))")
+    text = game(body, players=4, teams="(create teams (0, 2) (1, 3))",
+                scoring="(scoring max ((team (current player)) sto POINTS))")
+    assert scores(text, 3) == {(2, 2, 2, 2)}
+    assert undefined_reads(compile_game(parse_recycle(text, "teams.rcy")).description) == []
+
+
+def test_a_choice_among_teams() -> None:
+    teams = "(create teams (0, 2) (1, 3))"
+    body = ("(do ((shuffle (game iloc STOCK)))) (stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((any team 'T (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+            " (inc ('T sto TAKEN) 1)))))))")
+    # (a team owns storage, not locations: the engine throws on ('T iloc PILE))
+    runs = playouts(game(body, players=4, teams=teams, scoring="(scoring max 0)"))
+    assert {o for p in runs for o in p.options} == {2} and {p.decisions for p in runs} == {6}
+
+
+def test_the_size_of_collections_of_names_players_and_ranges() -> None:
+    count = ("(do ((set (game sto N) 2)"
+             " (all player 'P (set ('P sto SCORE) (+ (size (filter (ONE, TWO, THREE) 'K (!= TWO 'K)))"
+             " (+ (size (other player)) (size (filter (range 1 .. 5) 'I (> 'I (game sto N))))))))))")
+    assert scores(game(count)) == {(6, 6)}
+
+
+def test_a_disjunction_holds_the_cards_in_exactly_one_part() -> None:
+    # the hand minus its RED cards: the BLACK ones (the first player draws the three BLACKs)
+    black = ("(scoring max (size (disjunction ((current player) iloc HAND)"
+             " (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED)))))")
+    assert scores(game(DRAW, scoring=black)) == {(3, 0)}
+
+
+def test_a_change_for_every_card_of_a_collection_counts_every_card() -> None:
+    # the engine adds once per card; a parallel effect over the cards would add once in all
+    deal = "(do ((shuffle (game iloc STOCK)) (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+    every = f"{deal} (all ((0 player) iloc HAND) 'C (inc ((0 player) sto SCORE) 1)))) {DRAW}"
+    assert scores(game(every)) == {(3, 0)}
+    reds = f"{deal} (all ((0 player) iloc HAND) 'C ((== (cardatt SUIT 'C) RED) (dec ((1 player) sto SCORE) 2))))) {DRAW}"
+    assert {b for _, b in scores(game(reds), 30)} == {0, -2, -4, -6}
+
+
+def test_forget_drops_the_copy_remembered_last() -> None:
+    # copies of THREE BLACK then THREE RED are remembered; forgetting the top one leaves BLACK
+    body = ("(do ((set (game points COLOUR) (((SUIT : BLACK) 1) ((SUIT : RED) 2)))"
+            " (remember (top (game iloc STOCK)) (top (game mem SEEN)))"
+            " (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))"
+            " (remember (top (game iloc STOCK)) (top (game mem SEEN)))"
+            " (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))"
+            " %s))")
+    seen = "(scoring max (score (top (game mem SEEN)) using (game points COLOUR)))"
+    assert scores(game(f"{body % '(forget (top (game mem SEEN)))'} {DRAW}", scoring=seen)) == {(1, 1)}
+    assert scores(game(f"{body % '(turn pass)'} {DRAW}", scoring=seen)) == {(2, 2)}

@@ -1,0 +1,260 @@
+"""Where cards go and in what order: decks made in play, shuffled piles read at the bottom, piles
+turned over whole, cards put and read at the bottom or a numbered place, sequences of cards.
+
+Each test a small game checked against CardStock's semantics and, where it is built, the real
+engine (:mod:`tests.translate.language`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ggp.reasoner import make_machine
+from tests.translate.language import (
+    DRAW,
+    HAND,
+    POWERS,
+    RUMMY,
+    SUMS,
+    VALUE,
+    game,
+    playouts,
+    scores,
+)
+from translators.recycle import parse_recycle
+from translators.recycle.playstats import play
+from translators.recycle.translate import compile_game
+from translators.recycle.translation_error import TranslationError
+
+
+def test_a_deck_created_at_the_start_of_play_is_made_with_the_setup_s() -> None:
+    """``create deck`` among the first actions of play, before its location is used: the cards
+    are made in creation order after the setup's (a refusal before); elsewhere a located error."""
+    text = ("(game (setup (create players 2) (create deck (game iloc TRUMPS) (deck (RANK (FOUR)) (SUIT (RED, BLACK)))))\n"
+            " (do ((create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK))))\n"
+            "      (set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))\n"
+            "      (repeat 2 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))\n"
+            "      (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))\n"
+            "      (move (top (game iloc TRUMPS)) (top ((1 player) iloc HAND)))))\n"
+            " (scoring max (sum ((current player) iloc HAND) using (game points VALUE))))")
+    # player0: the two THREEs made last; player1 the two TWOs and a FOUR
+    assert scores(text, 3) == {(6, 8)}
+    late = text.replace("(do ((create deck (game iloc STOCK)", "(do ((move (top (game iloc TRUMPS)) (top (game iloc STOCK)))"
+                        " (create deck (game iloc STOCK)")
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(late, "late.rcy"))
+    assert str(info.value).startswith("late.rcy:2:") and "first actions" in str(info.value)
+
+
+def test_a_pile_dealt_from_before_it_is_shuffled_deals_in_the_order_its_cards_were_made() -> None:
+    # the two THREEs made last go to player0; the shuffle after it is laid out card by card
+    body = (f"(do ({VALUE} (repeat 2 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+            " (shuffle (game iloc STOCK)) (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))")
+    found = scores(game(body, scoring="(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"), 30)
+    assert {a for a, _ in found} == {6} and {b for _, b in found} == {2, 3, 4}
+
+
+def test_a_deck_never_shuffled_deals_in_the_order_its_cards_were_made() -> None:
+    # the engine's deck is in creation order (the first attribute outermost: ONE RED, ONE BLACK,
+    # TWO RED...; Tree.Combinations), its top the card made last: the first player gets THREE
+    # BLACK, THREE RED, TWO BLACK, then draws TWO RED and ONE RED; the second draws ONE BLACK
+    deal = "(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    points = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))))")
+    score = "(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"
+    assert scores(game(f"{points} {deal} {DRAW}", scoring=score)) == {(11, 1)}
+
+
+def test_a_discard_pile_filled_card_by_card_is_drawn_from_in_order() -> None:
+    # five cards put on a discard pile one by one (bottom to top: 3B 3R 2B 2R 1B), then drawn
+    # from its top in turn: the first player gets 1B 2B 3B (2 + 8 + 32), the second 2R 3R
+    # (4 + 16); then the first draws the stock's last card (1R)
+    body = (f"(do ({POWERS} (repeat 5 (move (top (game iloc STOCK)) (top (game vloc DISCARD))))))"
+            " (stage player (end (== (size (game vloc DISCARD)) 0))"
+            " (choice ((move (top (game vloc DISCARD)) (top ((current player) iloc HAND))))))")
+    assert scores(game(f"{body} {DRAW}", scoring=SUMS)) == {(43, 20)}
+
+
+def test_a_pile_filled_at_both_ends_is_taken_from_both_ends_in_order() -> None:
+    # 3B on top, 3R under, 2B on top, 2R under, 1B on top: 2R 3R 3B 2B 1B; then the first player
+    # takes the top when the hands are even, the second the bottom: 1B, 2R, 2B, 3R, 3B
+    pile, stock = "(game vloc DISCARD)", "(top (game iloc STOCK))"
+    even = "(== (size ((0 player) iloc HAND)) (size ((1 player) iloc HAND)))"
+    body = (f"(do ({POWERS} (move {stock} (top {pile})) (move {stock} (bottom {pile}))"
+            f" (move {stock} (top {pile})) (move {stock} (bottom {pile})) (move {stock} (top {pile}))))"
+            f" (stage player (end (== (size {pile}) 0)) (choice ("
+            f"({even} (move (top {pile}) (top ((current player) iloc HAND))))"
+            f" ((not {even}) (move (bottom {pile}) (top ((current player) iloc HAND)))))))")
+    assert scores(game(body, scoring=SUMS)) == {(42, 20)}
+
+
+def test_a_stock_made_again_from_the_discard_pile_deals_in_its_reversed_order() -> None:
+    """The discard pile turned over (top card first) onto the empty stock, unshuffled: the stock
+    deals the first card discarded first (the links carried over, reversed; was `(failed
+    order)` in every game), and a stage that ends when a count reaches 12 runs 12 passes with 8
+    cards (was an overflow: passes had been bounded by the cards and players)."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK)))"
+    text = game(f"(do ({VALUE[:-2]} ((RANK : FOUR) 4))) (shuffle (game iloc STOCK))"
+                " (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))\n"
+                " (stage player (end (>= (game sto ROUNDS) 12))"
+                "  (do (((== (size (game iloc STOCK)) 0) (repeat all (move (top (game vloc DISCARD)) (top (game iloc STOCK)))))"
+                "       (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+                "       (inc (game sto ROUNDS) 1)))"
+                "  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))",
+                deck=deck, scoring="(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))")
+    runs = playouts(text, 30)
+    assert {p.decisions for p in runs} == {12}
+
+
+def test_a_rummy_discard_pile_plays_to_the_end() -> None:
+    # (was ``(failed order)`` once the pile held two cards and its top was drawn twice)
+    runs = playouts(RUMMY, games=20)
+    # eight cards left in the stock, one drawn a turn
+    assert {p.decisions for p in runs} == {8}
+
+
+def test_cards_put_under_the_bottom_of_a_pile_and_taken_from_it() -> None:
+    # the deck bottom to top: 1R 1B 2R 2B 3R 3B. Two cards from the top go under the bottom
+    # (3R 3B 1R 1B 2R 2B), the first player gets the top (2B), the second three (2R 1B 1R), the
+    # first the bottom card (3R), then draws the last (3B)
+    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+            " (repeat 2 (move (top (game iloc STOCK)) (bottom (game iloc STOCK))))"
+            " (move (top (game iloc STOCK)) (top ((0 player) iloc HAND)))"
+            " (repeat 3 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))"
+            " (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))))")
+    score = "(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"
+    assert scores(game(f"{body} {DRAW}", scoring=score)) == {(8, 4)}
+
+
+def test_a_card_put_at_a_numbered_place_of_a_pile_whose_order_is_not_read() -> None:
+    body = "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (0 ((0 player) iloc HAND)))))"
+    assert scores(game(f"{body} {DRAW}", scoring=HAND)) == {(4, 2)}
+
+
+def test_the_top_of_a_pile_after_its_top_card_was_taken_is_the_card_under_it() -> None:
+    """Three cards put on a pile, then its top taken twice in one block: two cards, one in each
+    hand (the second move took the card the first had moved again, leaving a hand empty)."""
+    body = ("(do ((shuffle (game iloc STOCK))\n"
+            "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc DISCARD))))\n"
+            "     (move (top (game vloc DISCARD)) (top ((0 player) iloc HAND)))\n"
+            "     (set ((0 player) sto SCORE) 1)\n"
+            "     (move (top (game vloc DISCARD)) (top ((1 player) iloc HAND)))))")
+    assert scores(game(body, scoring=HAND), games=4) == {(1, 1)}
+
+
+def test_a_pile_of_one_card_moved_whole_leaves_that_card_on_top() -> None:
+    """``repeat all`` moving the top of a one-card pile onto a pile with a known top: the moved
+    card is the new top (GolfSix4 turns its one face-down card per column up this way, then
+    compares the columns' tops; the order was taken for lost and the comparison for false)."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc SPOT)))\n"
+            "     (set ((0 player) sto SCORE) (score (top (game vloc SPOT)) using (game points VALUE)))\n"
+            "     (repeat all (move (top (game vloc SPOT)) (top (game vloc PILE))))\n"
+            "     (set ((1 player) sto SCORE) (score (top (game vloc PILE)) using (game points VALUE)))))")
+    found = scores(game(body), games=30)
+    assert found == {(1, 1), (2, 2), (3, 3)}
+
+
+def test_a_guard_that_reads_a_lost_order_fails_the_game_visibly() -> None:
+    """Two cards moved whole onto a pile whose top is known: its order is not tracked, so a
+    conditional block reading its top ends the game with ``(failed order)``. The block's guard is
+    read while control resolves the step before it; the failure was written for the guarded step
+    itself, which a false guard skips, and the game went on as if the guard were false."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "     (repeat 2 (move (top (game iloc STOCK)) (top (game vloc SPOT))))\n"
+            "     (repeat all (move (top (game vloc SPOT)) (top (game vloc PILE))))\n"
+            "     ((> (score (top (game vloc PILE)) using (game points VALUE)) 0)\n"
+            "      (do ((set ((0 player) sto SCORE) 1) (set ((1 player) sto SCORE) 1))))))")
+    translation = compile_game(parse_recycle(game(body), "lost.rcy"))
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(3)
+    assert {play(machine, translation.description, rng).ending for _ in range(4)} == {"order"}
+
+
+def test_the_bottom_and_top_cards_of_a_shuffled_pile() -> None:
+    """The shuffle of a pile whose bottom card or sequences are read is laid out card by card:
+    the bottom and top cards differ, and the bottom after the first is taken is another card."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))\n"
+            "     (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))\n"
+            "     ((== (cardatt RANK (bottom (game iloc STOCK))) (cardatt RANK (top ((0 player) iloc HAND))))"
+            " (inc ((0 player) sto SCORE) 10))\n"
+            "     (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))\n"
+            "     (set ((2 player) sto SCORE) (sum (top 2 (game iloc STOCK)) using (game points VALUE)))\n"
+            "     (all player 'P (inc ('P sto SCORE) (sum ('P iloc HAND) using (game points VALUE))))))")
+    found = scores(game(body, players=3), games=60)
+    # the same rank twice at the bottom in one game out of five
+    assert {first >= 10 for first, _, _ in found} == {True, False}
+    assert all(2 <= first % 10 <= 6 and 1 <= second <= 3 and 2 <= third <= 6 for first, second, third in found), found
+
+
+def test_the_top_and_bottom_cards_of_a_pile_as_sequences() -> None:
+    """``(top 2 PILE)`` and ``(bottom 2 PILE)`` of a pile of four cards: the two last put and the
+    two first, which together are the whole pile (its order is then kept whole)."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (repeat 4 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "     (set ((0 player) sto SCORE) (sum (top 2 (game vloc PILE)) using (game points VALUE)))\n"
+            "     (set ((1 player) sto SCORE) (sum (bottom 2 (game vloc PILE)) using (game points VALUE)))\n"
+            "     (set ((2 player) sto SCORE) (sum (game vloc PILE) using (game points VALUE)))))")
+    found = scores(game(body, players=3), games=30)
+    assert all(top + bottom == whole for top, bottom, whole in found), found
+    assert len({top for top, _, _ in found}) > 1 and len({bottom for _, bottom, _ in found}) > 1
+    # N computed: the same
+    computed = body.replace("(do (", "(do ((set (game sto N) 2) ").replace("(top 2 ", "(top (game sto N) ")
+    assert "(top (game sto N) " in computed
+    found = scores(game(computed, players=3), games=30)
+    assert all(top + bottom == whole for top, bottom, whole in found), found
+
+
+def test_the_top_cards_of_a_pile_whose_first_card_moves_away() -> None:
+    """The first card put on a pile is taken from its bottom, then one more put on its top:
+    ``(top 1 PILE)`` is the last card put, ``(bottom 1 PILE)`` the second card put."""
+    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))\n"
+            "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "     (move (bottom (game vloc PILE)) (top ((0 player) iloc HAND)))\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "     (set ((0 player) sto SCORE) (sum (top 1 (game vloc PILE)) using (game points VALUE)))\n"
+            "     (set ((1 player) sto SCORE) (sum (bottom 1 (game vloc PILE)) using (game points VALUE)))))")
+    # the deck deals from its top, the last card made first: THREE BLACK, THREE RED, TWO BLACK
+    # onto the pile; THREE BLACK leaves from its bottom; TWO RED goes on its top
+    assert scores(game(body)) == {(2, 3)}
+
+
+def test_a_card_read_and_taken_at_a_numbered_place_of_a_pile() -> None:
+    """``(N PILE)`` counts from the bottom card (0), as CardStock's ``cardList.Get(N)``: the card
+    read at place 1 is the card then taken from there, and the places close up under it."""
+    def body(shuffle: str) -> str:
+        return (f"(do ({VALUE} {shuffle}\n"
+                "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+                "     (set ((0 player) sto SCORE) (score (1 (game vloc PILE)) using (game points VALUE)))\n"
+                "     (move (1 (game vloc PILE)) (top ((1 player) iloc HAND)))\n"
+                "     (set ((1 player) sto SCORE) (sum ((1 player) iloc HAND) using (game points VALUE)))\n"
+                "     (set ((2 player) sto SCORE) (+ (score (0 (game vloc PILE)) using (game points VALUE))\n"
+                "                                    (* 10 (score (1 (game vloc PILE)) using (game points VALUE)))))))")
+    # in the order the deck was made: THREE BLACK, THREE RED, TWO BLACK put on the pile
+    assert scores(game(body(""), players=3)) == {(3, 3, 23)}
+    found = scores(game(body("(shuffle (game iloc STOCK))"), players=3), games=30)
+    assert all(read == taken for read, taken, _ in found) and len(found) > 2, found
+
+
+def test_cards_put_at_numbered_places_of_a_pile_whose_order_is_read() -> None:
+    """``(move CARD (N PILE))`` inserts at place N counted from the bottom card (CardStock's
+    ``cards.Insert(N, card)``): between two cards, under the bottom one (0), on the top (N the
+    pile's size)."""
+    value = "(game points VALUE)"
+    body = (f"(do ({VALUE}\n"
+            "     (repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "     (move (top (game iloc STOCK)) (1 (game vloc PILE)))\n"
+            f"     (set ((0 player) sto SCORE) (+ (score (1 (game vloc PILE)) using {value})\n"
+            f"                                    (* 10 (score (2 (game vloc PILE)) using {value}))))\n"
+            "     (move (top (game iloc STOCK)) (0 (game vloc PILE)))\n"
+            f"     (set ((1 player) sto SCORE) (+ (score (bottom (game vloc PILE)) using {value})\n"
+            f"                                    (* 10 (score (1 (game vloc PILE)) using {value}))))\n"
+            "     (move (top (game iloc STOCK)) (5 (game vloc PILE)))\n"
+            f"     (set ((2 player) sto SCORE) (+ (sum (top 2 (game vloc PILE)) using {value})\n"
+            f"                                    (* 10 (score (top (game vloc PILE)) using {value}))))))")
+    # the stock deals THREE BLACK, THREE RED, TWO BLACK onto the pile; TWO RED goes to place 1
+    # (over THREE BLACK), ONE BLACK under them all, ONE RED on the top of the six
+    assert scores(game(body, players=3)) == {(32, 31, 13)}

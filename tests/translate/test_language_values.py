@@ -1,0 +1,199 @@
+"""Values and control: computed repeat counts, point maps, names computed in play, integers,
+conditional blocks, the choice limit.
+
+Each test a small game checked against CardStock's semantics and, where it is built, the real
+engine (:mod:`tests.translate.language`)."""
+
+from __future__ import annotations
+
+import random
+
+from ggp.reasoner import make_machine
+from tests.translate.language import (
+    DEAL3,
+    DRAW,
+    HAND,
+    SUITS,
+    VALUE,
+    game,
+    playouts,
+    scores,
+)
+from translators.recycle import parse_recycle
+from translators.recycle.playstats import play
+from translators.recycle.translate import compile_game
+
+
+def test_a_repeat_count_is_computed_once_when_the_repeat_starts() -> None:
+    # 6 // 2 = 3 cards to the first player: the count does not shrink with the stock it reads
+    deal = "(do ((repeat (// (size (game iloc STOCK)) 2) (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(5, 1)}
+
+
+def test_a_repeat_count_read_from_storage_and_per_player() -> None:
+    deal = ("(do ((set (game sto N) 2) (set ((1 player) sto EXTRA) 1)"
+            " (all player 'P (repeat (+ (game sto N) ('P sto EXTRA)) (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))")
+    # player1 gets 3, player0 2, then the last card goes to player0
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(3, 3)}
+
+
+def test_a_repeat_whose_count_is_zero_or_negative_does_nothing() -> None:
+    deal = ("(do ((set (game sto N) (- 0 2)) (repeat (game sto N) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))"
+            " (repeat (+ (game sto N) 2) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))")
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(3, 3)}
+
+
+def test_a_repeat_count_bound_by_let() -> None:
+    deal = ("(do ((let (size (game iloc STOCK)) 'N (repeat (- 'N 4) (move (top (game iloc STOCK))"
+            " (top ((1 player) iloc HAND)))))))")
+    assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(2, 4)}
+
+
+def test_a_point_map_read_before_it_is_set_scores_every_card_0() -> None:
+    # each turn adds the cards in hand, one point each: the first player's first sum is taken
+    # before the map is set (0, not 1): 0 + 2 + 3 against 1 + 2 + 3
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto SCORE) (sum ((current player) iloc HAND) using (game points VALUE)))"
+            " (set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 1) ((RANK : THREE) 1))))))")
+    assert scores(game(f"(do ((shuffle (game iloc STOCK)))) {turn}")) == {(5, 6)}
+    # and a map that is never set scores 0
+    never = "(scoring max (sum ((current player) iloc HAND) using (game points NOTHING)))"
+    assert scores(game(f"(do ((shuffle (game iloc STOCK)))) {DRAW}", scoring=never)) == {(0, 0)}
+
+
+def test_a_storage_name_computed_from_a_card() -> None:
+    # the deck is not shuffled: the first player draws the three BLACKs, the second the REDs
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))) 1))))")
+    assert scores(game(turn, scoring=SUITS)) == {(3, 30)}
+
+
+def test_a_location_name_computed_from_the_card_it_receives() -> None:
+    # the name reads the top of the stock, which the move takes: it is the moved card's suit
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) vloc (cardatt SUIT (top (game iloc STOCK)))))))))")
+    piles = "(scoring max (+ (* 10 (size ((current player) vloc BLACK))) (size ((current player) vloc RED))))"
+    assert scores(game(turn, scoring=piles)) == {(30, 3)}
+
+
+def test_the_scoring_reads_the_top_card_of_a_location_named_in_play() -> None:
+    # each card played onto the pile a string cell names; the score: the points of its top card
+    body = (f"(do ({VALUE} (set (game str BEST) RIGHT) {DEAL3[5:-2]}))\n"
+            " (stage player (end (== (size ((current player) iloc HAND)) 0))"
+            " (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc (game str BEST))))))))")
+    scoring = "(scoring max (score (top ((current player) vloc (game str BEST))) using (game points VALUE)))"
+    found = scores(game(body, scoring=scoring), 30)
+    assert {a for a, _ in found} == {b for _, b in found} == {1, 2, 3}
+
+
+def test_names_from_a_string_cell_and_from_card_variables() -> None:
+    body = ("(do ((shuffle (game iloc STOCK)) (set (game str PILE) LEFT)"
+            " (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+            " (all ((0 player) iloc HAND) 'C (move 'C (top ((0 player) vloc (cardatt RANK 'C)))))"
+            " (move (top (game iloc STOCK)) (top ((1 player) iloc (game str PILE))))))")
+    sizes = ("(scoring max (+ (size ((current player) iloc LEFT)) (+ (size ((current player) vloc ONE))"
+             " (+ (size ((current player) vloc TWO)) (size ((current player) vloc THREE))))))")
+    # (the engine throws moving cards out of the hand its `all` goes through: not compared)
+    assert scores(game(f"{body} {DRAW}", scoring=sizes), engine_plays=False) == {(3, 1)}
+    # the same names for storage, which the engine plays
+    counts = body.replace("(move 'C (top ((0 player) vloc (cardatt RANK 'C))))", "(inc ((0 player) sto (cardatt RANK 'C)) 1)")
+    stored = ("(scoring max (+ (size ((current player) iloc LEFT)) (+ ((current player) sto ONE)"
+              " (+ ((current player) sto TWO) ((current player) sto THREE)))))")
+    assert scores(game(f"{counts} {DRAW}", scoring=stored)) == {(3, 1)}
+
+
+def test_a_numbered_location_is_a_location_named_by_its_number() -> None:
+    body = "(do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((0 player) iloc 3)))))"
+    # (the engine throws a NullReferenceException on numbered locations: not compared with it)
+    assert scores(game(f"{body} {DRAW}", scoring="(scoring max (size ((current player) iloc 3)))"),
+                  engine_plays=False) == {(1, 0)}
+
+
+def test_powers_triangular_and_fibonacci_numbers_and_random_integers() -> None:
+    body = ("(do ((set ((0 player) sto SCORE) (+ (^ 2 3) (+ (tri 3) (fib 5))))"
+            " (set ((1 player) sto SCORE) (random 1 .. 3))))")
+    got = scores(game(body), 20)
+    assert {a for a, _ in got} == {19} and {b for _, b in got} == {1, 2, 3}
+
+
+def test_integers_in_the_millions_are_kept_in_digits_and_compared_on_them() -> None:
+    # 3,000,000 a turn; past 5,000,000 one more; at 9,000,001 or more a bonus: no table of the
+    # ten million values a cell can hold is made
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto S) 3000000)"
+            " ((> ((current player) sto S) 5000000) (inc ((current player) sto S) 1))"
+            " ((>= ((current player) sto S) 9000001) (inc ((current player) sto BONUS) 1)))))")
+    text = game(turn, scoring="(scoring max ((current player) sto S))")
+    assert "wval" not in compile_game(parse_recycle(text, "language.rcy")).kif
+    assert scores(text, 3) == {(9000002, 9000002)}
+    bonus = game(turn, scoring="(scoring max ((current player) sto BONUS))")
+    assert scores(bonus, 3) == {(1, 1)}
+
+
+def test_a_conditional_block_whose_first_action_is_skipped_still_runs_the_rest() -> None:
+    """The block's condition holds; its first action's own condition does not: the later
+    actions still run (Pitch4's failed bid of 5: the translation lost the -5, the condition
+    being kept for the later steps only by the step that was skipped)."""
+    body = ("(stage player (end (== (game sto T) 1))\n"
+            "  (choice ((do ((set (game sto ON) 1) (set (game sto T) 1)))\n"
+            "           (do ((set (game sto ON) 2) (set (game sto T) 1))))))\n"
+            "(do (((> (game sto ON) 0)\n"
+            "      (do (((== (game sto ON) 2) (move (top (game iloc STOCK)) (top (game vloc PILE))))\n"
+            "           (set ((0 player) sto SCORE) (+ 3 (size (game vloc PILE))))\n"
+            "           (move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+            "           (set ((1 player) sto SCORE) (size (game vloc PILE))))))))")
+    assert scores(game(body), games=12) == {(3, 1), (4, 2)}
+
+
+def test_an_integer_cell_read_by_a_computed_name_in_a_condition_and_the_scoring() -> None:
+    # each draw counts the drawn card's suit; the stage ends when the current player holds two of
+    # the suit of their last card; the score is that count
+    turn = ("(stage player (end (or (== (size (game iloc STOCK)) 0)"
+            " (>= ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))) 2)))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))) 1))))")
+    last = "(scoring max ((current player) sto (cardatt SUIT (top ((current player) iloc HAND)))))"
+    # unshuffled: the first player draws BLACKs, the second REDs; the first player's second
+    # BLACK (the third draw) ends the stage
+    runs = playouts(game(turn, scoring=last), 3)
+    assert {p.decisions for p in runs} == {3}
+    assert {(p.scores["player0"], p.scores["player1"]) for p in runs} == {(2, 1)}
+
+
+def test_the_cards_of_a_location_named_in_play_outside_an_action() -> None:
+    # piles by suit; the score counts the pile of the suit of the player's last card
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) vloc (cardatt SUIT (top (game iloc STOCK)))))))))")
+    pile = ("(scoring max (size ((current player) vloc (cardatt SUIT (top ((current player) iloc HAND))))))")
+    deal = "(do ((move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND))) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))))"
+    # unshuffled: player0 holds ONE RED (the bottom card), player1 THREE BLACK (the top); the
+    # stock is then 1B 2R 2B 3R (bottom to top): player0 piles 3R and 2R, player1 2B and 1B
+    assert scores(game(f"{deal} {turn}", scoring=pile)) == {(2, 2)}
+
+
+def test_a_game_that_never_ends_stops_after_the_engines_501st_choice() -> None:
+    """CardStock stops a game once it has made more than 500 choices (``ParseEngine.cs``:
+    ``totalChoices > CHOICELIMIT`` after each choice): the 501st is made, the game then ends by
+    the limit, which random playouts report as such (``limit`` was inlined away and the ending
+    read as unknown)."""
+    body = "(stage player (end (== (game sto T) 1)) (choice ((set (game sto T) 0) (set (game sto T) 2))))"
+    translation = compile_game(parse_recycle(game(body), "endless.rcy"))
+    machine = make_machine(translation.description, "fast")
+    playout = play(machine, translation.description, random.Random(1))
+    assert (playout.ending, playout.decisions) == ("limit", 501)
+
+
+def test_conditions_read_a_string_cell_and_a_top_card_named_in_play() -> None:
+    """A condition reading ``(game str (game str WHICH))`` or the top card of ``(game vloc (game
+    str PILE))``: one alternative per possible name (was a located error outside actions)."""
+    body = ("(do ((set (game str WHICH) RED) (set (game str RED) YES) (set (game str BLACK) NO)\n"
+            "     (set (game str PILE) LEFT)\n"
+            "     (move (top (game iloc STOCK)) (top (game vloc LEFT)))\n"
+            "     ((== (game str (game str WHICH)) YES) (set ((0 player) sto SCORE) 1))\n"
+            "     ((== (cardatt RANK (top (game vloc (game str PILE)))) THREE) (set ((1 player) sto SCORE) 1))\n"
+            "     ((== (game str (game str PILE)) YES) (set ((1 player) sto SCORE) 5))))")
+    # the stock's top card, made last, is a THREE
+    assert scores(game(body)) == {(1, 1)}
