@@ -12,6 +12,8 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from ggp.reasoner import make_machine
 from translators.recycle import parse_recycle
 from translators.recycle.engine import (
@@ -24,6 +26,7 @@ from translators.recycle.playstats import Playout, play
 from translators.recycle.refstats import compare
 from translators.recycle.refstats import engine_figures as translation_figures
 from translators.recycle.translate import compile_game
+from translators.recycle.translation_error import TranslationError
 
 DECK = "(deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK)))"
 
@@ -112,3 +115,11 @@ SUITS = ("(scoring max (+ (* 10 ((current player) sto RED)) ((current player) st
 
 
 VALUE = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+
+
+def translation_error(text: str, source: str) -> str:
+    """The located error translating ``text`` (read as the file ``source``) gives; fails the
+    test when it translates."""
+    with pytest.raises(TranslationError) as info:
+        compile_game(parse_recycle(text, source))
+    return str(info.value)

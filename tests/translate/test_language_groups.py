@@ -6,20 +6,24 @@ engine (:mod:`tests.translate.language`)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.translate.language import DEAL3, DRAW, VALUE, game, playouts, scores
+from tests.translate.language import (
+    DEAL3,
+    DRAW,
+    VALUE,
+    game,
+    playouts,
+    scores,
+    translation_error,
+)
 from tests.translate.support import undefined_reads
 from translators.recycle import parse_recycle
 from translators.recycle.translate import compile_game
-from translators.recycle.translation_error import TranslationError
 
 
 def test_teams_created_during_play_are_a_located_error_not_a_clash_with_the_setup_s() -> None:
     body = f"{DEAL3}\n (do ((create teams (0, 1))))"
-    with pytest.raises(TranslationError) as info:
-        compile_game(parse_recycle(game(body, teams="(create teams (0) (1))"), "teams.rcy"))
-    assert str(info.value).startswith("teams.rcy:3:") and "teams are created in the setup" in str(info.value)
+    error = translation_error(game(body, teams="(create teams (0) (1))"), "teams.rcy")
+    assert error.startswith("teams.rcy:3:") and "teams are created in the setup" in error
 
 
 def test_a_choice_among_the_groups_of_a_partition() -> None:
@@ -85,9 +89,8 @@ def test_forget_drops_the_copy_read_from_any_end_or_place_of_a_memory_location()
 def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_it() -> None:
     body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))\n"
             " (all player 'P (all ('P mem SEEN) 'C (forget 'C)))))")
-    with pytest.raises(TranslationError) as info:
-        compile_game(parse_recycle(game(f"{DEAL3} {body}"), "forget.rcy"))
-    assert str(info.value).startswith("forget.rcy:3:") and "(forget (top LOC))" in str(info.value)
+    error = translation_error(game(f"{DEAL3} {body}"), "forget.rcy")
+    assert error.startswith("forget.rcy:3:") and "(forget (top LOC))" in error
 
 
 def test_cards_remembered_together_take_consecutive_places() -> None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from ggp.reasoner import make_machine
 from tests.translate.language import (
     DRAW,
@@ -21,11 +19,11 @@ from tests.translate.language import (
     game,
     playouts,
     scores,
+    translation_error,
 )
 from translators.recycle import parse_recycle
 from translators.recycle.playstats import play
 from translators.recycle.translate import compile_game
-from translators.recycle.translation_error import TranslationError
 
 
 def test_a_deck_created_at_the_start_of_play_is_made_with_the_setup_s() -> None:
@@ -42,9 +40,8 @@ def test_a_deck_created_at_the_start_of_play_is_made_with_the_setup_s() -> None:
     assert scores(text, 3) == {(6, 8)}
     late = text.replace("(do ((create deck (game iloc STOCK)", "(do ((move (top (game iloc TRUMPS)) (top (game iloc STOCK)))"
                         " (create deck (game iloc STOCK)")
-    with pytest.raises(TranslationError) as info:
-        compile_game(parse_recycle(late, "late.rcy"))
-    assert str(info.value).startswith("late.rcy:2:") and "first actions" in str(info.value)
+    error = translation_error(late, "late.rcy")
+    assert error.startswith("late.rcy:2:") and "first actions" in error
 
 
 def test_a_pile_dealt_from_before_it_is_shuffled_deals_in_the_order_its_cards_were_made() -> None:

@@ -12,8 +12,8 @@ from typing import Any
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import static_elements
-from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.elements import parallel_card, static_elements
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Slice, Var
 
@@ -167,9 +167,7 @@ def pile_capacity(program: ir.Program, model: GameModel, runs: dict[int, int | N
     for effect in program.effects.values():
         if not isinstance(effect, (ir.MoveCard, ir.BulkMove)):
             continue
-        card, card_env = deref(getattr(effect, "card", None), effect.env)
-        several = isinstance(effect, ir.BulkMove) or (isinstance(card, Var) and isinstance(
-            binding := card_env.get(card.name), Sym) and binding.domain is not None and binding.domain.parallel)
+        several = isinstance(effect, ir.BulkMove) or parallel_card(effect.card, effect.env)
         times = runs.get(effect.id)
         arriving = 2 if times is None or several else min(times, 2)
         for place in concrete(effect.target, effect.env, model):

@@ -241,6 +241,12 @@ class Tables:
         word = f"{_WORDS[op]}{k}".replace("-", "m")
         return self._facts(("test", op, k, a), word, rows, f"table: x {op} {k}")
 
+    def test_of(self, what: str, fn: Callable[[int], int], op: str, k: int, a: Interval) -> str | None:
+        """``(NAME x)`` for x in a with fn(x) op k (``what`` names fn)."""
+        rows = [(x,) for x in range(a[0], a[1] + 1) if holds(op, fn(x), k)]
+        word = f"{what}_{_WORDS[op]}{k}".replace("-", "m")
+        return self._facts(("testof", what, op, k, a), word, rows, f"table: ({what} x) {op} {k}")
+
     def unary(self, what: str, fn: Callable[[int], int], a: Interval) -> str | None:
         """``(NAME x z)`` for z = fn(x)."""
         rows = [(x, fn(x)) for x in range(a[0], a[1] + 1)]

@@ -29,8 +29,7 @@ from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Sym, deref
+from translators.recycle.ir.elements import parallel_card
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.symbols.vocabulary import (
@@ -44,7 +43,6 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
-from translators.recycle.syntax.nodes import Var
 
 #: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
 MEMORY_CAP = 16
@@ -196,7 +194,8 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                 book.add(rule(f("init", f("ccount", loc(place), num(0)))))
         for k in range(MEMORY_CAP):
             book.add(rule(f("nextcopy", num(k), num(k + 1))))
-        together = any(m.kind == "copy" and remembers_many(m.effect) for m in emitter.moves)
+        together = any(m.kind == "copy" and parallel_card(m.effect.card, m.effect.env)  # type: ignore[attr-defined]
+                       for m in emitter.moves)
         for rel in copies:
             book.add(rule(nxt(f("copy", C, T)), f(rel, I, C, F, T)))
             book.add(rule(f("copied", T), f(rel, I, C, F, T)))
@@ -255,13 +254,6 @@ def carry_links(book: RuleBook) -> None:
     book.add(rule(nxt(f("ontop", T, X)), f("bulklinked", F, T, rev), f("bottomcard", F, X)))
     book.add(rule(nxt(f("under", T, X, Y)), f("bulklinked", F, T, rev), true(f("ontop", F, X)), true(f("ontop", T, Y))))
     book.add(rule(nxt(f("under", T, X, Y)), f("bulklinked", F, T, keep), f("bottomcard", F, X), true(f("ontop", T, Y))))
-
-
-def remembers_many(effect: ir.Effect) -> bool:
-    """Whether a ``remember`` copies several cards at once (its card ranges over an ``all``)."""
-    real, env = deref(effect.card, effect.env)  # type: ignore[attr-defined]
-    return (isinstance(real, Var) and isinstance(binding := env.get(real.name), Sym) and binding.sort == "card"
-            and binding.domain is not None and binding.domain.parallel)
 
 
 def copy_in_card_order(book: RuleBook, model: GameModel) -> None:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from math import comb
 from typing import Any
 
@@ -78,8 +78,8 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
     if isinstance(real, Subsets):  # 2^c op k, told from c
         cards = domain_cards(cx, real.cards, real_env)
         lits, value = count(cx, real.cards, real_env, ctl, len(cards))
-        rows = [(x,) for x in range(len(cards) + 1) if holds(op, 1 << x, k)]
-        return lits + [f(_table(cx, "subsets_size", rows, f"2^x {op} {k}"), value)] if rows else [FALSE]
+        table = cx.tables.test_of("two_to", lambda x: 1 << x, op, k, (0, len(cards)))
+        return lits + [f(table, value) if table else FALSE]
     if isinstance(real, Tuples):
         lits, value = group_count(cx, real, real_env, ctl)
         table = cx.tables.test(op, k, (0, cx.ranges.size_bound(real, real_env)))
@@ -201,7 +201,9 @@ def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val
     if isinstance(node, Subsets):
         cards = domain_cards(cx, node.cards, env)
         lits, c = count(cx, node.cards, env, ctl, len(cards))
-        return lits + [f(_table(cx, "two_to", [(x, 1 << x) for x in range(len(cards) + 1)], "y = 2^x"), c, (v := cx.fresh("n")))], v
+        powers = cx.tables.unary("two_to", lambda x: 1 << x, (0, len(cards)))
+        assert powers is not None  # a table over 0..n has rows
+        return lits + [f(powers, c, (v := cx.fresh("n")))], v
     n = tuple_size(node, env)
     out: list[Literal] = []
     total: Term = num(0)
@@ -211,8 +213,9 @@ def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val
             return tuple_items(cx, node, env, ctl, points, members)
         lits, c = chain_count(cx, node, env, ctl, conjunctions, len(members), label=points)
         groups = cx.fresh("n")
-        out += lits + [f(_table(cx, f"choose_{n}", [(x, comb(x, n)) for x in range(len(members) + 1)], f"y = C(x, {n})"),
-                              c, groups)]
+        choose = cx.tables.unary(f"choose_{n}", lambda x: comb(x, n), (0, len(members)))
+        assert choose is not None
+        out += lits + [f(choose, c, groups)]
         if high == 0:
             total, high = groups, comb(len(members), n)
             continue
@@ -246,16 +249,3 @@ def runs_exist(cx: Compiler, node: Runs, env: Env, ctl: Ctl) -> list[Literal]:
     some = cx.aux("hasrun", [[lit for lit in alt if lit is not ALWAYS] for alt in starts], env, node,
                   key=("runsexist", node, env, ctl.key))
     return [] if some is ALWAYS else [some]
-
-
-def _table(cx: Compiler, word: str, rows: Sequence[tuple[int, ...]], comment: str) -> str:
-    """A static table ``(NAME x...)`` of ``rows`` (made once)."""
-    key = ("table", word, tuple(rows))
-    if key not in cx.book.memo:
-        name = cx.book.name(word)
-        with cx.book.group(f"table: {comment}"):
-            for row in rows:
-                cx.book.add(rule(f(name, *map(num, row))))
-        cx.book.memo[key] = name
-    table: str = cx.book.memo[key]
-    return table

@@ -172,3 +172,10 @@ def point_values(model: GameModel, points: Any, env: Env) -> tuple[int, ...]:
             values.add(sum(points for points, pairs in awards if all(card.attr(k) == v for k, v in pairs)))
     return tuple(sorted(values)) if values else GROUPED_VALUES
 
+
+def parallel_card(card: Any, env: Env) -> bool:
+    """Whether a card expression ranges over the cards of a parallel ``all`` (one effect then
+    moves or copies several cards at once)."""
+    real, real_env = deref(card, env)
+    return (isinstance(real, Var) and isinstance(binding := real_env.get(real.name), Sym)
+            and binding.domain is not None and binding.domain.parallel)
