@@ -115,7 +115,7 @@ REPLAY_EXACT = (
     "Enchere3 EnchereOriginale3 Euchre4 GolfSix2 GolfSix4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 LAMA2 LAMA3 LAMA4 LAMA5 LAMA6 "
     "LAMAFull2 LAMAFull3 LAMAFull4 LAMAFull5 LAMAFull6 NinetyEight2 NinetyEight3 "
-    "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Pitch4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
+    "NinetyEight4 NinetyEight5 NinetyEightNoKing4 Pairs2 Pairs3 Pairs4 Pairs5 Pitch4 Polignac4 PureHearts4 SheepsheadPicker5 SlobberHannes4 "
     "ShastaSam2 SpotHearts4 StealingBundles2 StealingBundles3 StealingBundles4 Sueca4").split()
 
 
@@ -142,10 +142,12 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: stock shuffled again from the discard pile, runs in a partition, a dealer drawing to 17, a
 #: betting round over string cells, team turns with passes and a declared hand size, a memory
 #: forgotten from its bottom, the highest and lowest cards of hands (ties the engine broke), a
-#: dealt hand of a random size, powers and Fibonacci numbers, a team cell held as digits.
+#: dealt hand of a random size, powers and Fibonacci numbers, a team cell held as digits, decks
+#: created in play (hands under an `all`, cards on top of a pile that is then taken from), runs
+#: counted (as a value and compared with 2), partners led by the suit of the card just played.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
-QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2"}
+QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],

@@ -6,6 +6,8 @@ engine (:mod:`tests.translate.language`)."""
 
 from __future__ import annotations
 
+import itertools
+
 from tests.translate.language import (
     DEAL3,
     DRAW,
@@ -17,6 +19,7 @@ from tests.translate.language import (
 )
 from tests.translate.support import undefined_reads
 from translators.recycle import parse_recycle
+from translators.recycle.analysis.ranges import runs_bound
 from translators.recycle.translate import compile_game
 
 
@@ -61,6 +64,63 @@ def test_whether_a_hand_holds_a_run_of_any_size() -> None:
     count = (f"(do ({VALUE} (all player 'P ((> (size (runs largest 3 ('P iloc HAND) using (game points VALUE))) 0)"
              " (set ('P sto SCORE) 1)))))")
     assert scores(game(f"{DEAL3} {count}"), 40) == {(0, 0), (1, 1)}
+
+
+def engine_runs(values: list[int], length: int) -> int:
+    """How many runs ``(runs largest LENGTH ...)`` makes of cards with these points: the engine's
+    walk (``GameIterator.ProcessMemset``) written again, card by card."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    current: list[list[int]] = [[]]
+    made = 0
+    for j, card in enumerate(order):
+        if j == 0:
+            current[-1].append(card)
+        elif values[card] == values[order[j - 1]]:  # branch every run that ended on the one before
+            current += [run[:-1] + [card] for run in current if run[-1] == order[j - 1]]
+        elif values[card] == values[order[j - 1]] + 1:
+            for run in current:
+                run.append(card)
+        else:
+            made += sum(1 for run in current if len(run) >= length)
+            current = [[card]]
+    return made + sum(1 for run in current if len(run) >= length)
+
+
+def test_the_number_of_runs_counts_them_as_the_engine_makes_them() -> None:
+    """``(size (runs largest N ...))`` as a value and compared with constants other than 0 (a
+    located error before): every three of the six cards, counted by the engine's walk."""
+    count = (f"(do ({VALUE} (all player 'P (do ((set ('P sto SCORE) (* 10 (size (runs largest 2 ('P iloc HAND) using (game points VALUE)))))"
+             " ((>= (size (runs largest 2 ('P iloc HAND) using (game points VALUE))) 2) (inc ('P sto SCORE) 1)))))))")
+    deck = [1, 1, 2, 2, 3, 3]  # ONE RED, ONE BLACK, TWO RED ... (points)
+    expected = set()
+    for hand in itertools.combinations(range(6), 3):
+        rest = [c for c in range(6) if c not in hand]
+        runs = [engine_runs([deck[c] for c in cards], 2) for cards in (hand, rest)]
+        expected.add(tuple(10 * r + (r >= 2) for r in runs))
+    found = scores(game(f"{DEAL3} {count}"), 40)
+    assert found <= expected and len(found) >= 3
+
+
+def test_the_most_runs_a_pile_can_make_is_the_engine_s_largest_count() -> None:
+    # the bound the rules count up to (``ranges.runs_bound``), against every hand of a small deck
+    deck = {1: 2, 2: 3, 3: 1, 4: 2, 6: 2, 7: 1}
+    cards = [v for v, c in deck.items() for _ in range(c)]
+    for length in (1, 2, 3):
+        best = dict.fromkeys(range(len(cards) + 1), 0)
+        for size in range(len(cards) + 1):
+            for hand in itertools.combinations(cards, size):
+                best[size] = max(best[size], engine_runs(list(hand), length))
+        for held in range(len(cards) + 1):
+            assert runs_bound(deck, length, held) == max(best[k] for k in range(held + 1)), (length, held)
+
+
+def test_too_many_runs_to_count_as_a_value_is_a_located_error() -> None:
+    # a run of one card for every card of a value, every value: 4^13 runs of a whole deck
+    ranks = "(deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L, M)) (SUIT (SA, SB, SC, SD)))"
+    points = "(set (game points V) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate("ABCDEFGHIJKLM", 1)) + "))"
+    body = (f"(do ({points} (set (game sto N) (size (runs largest 1 (game iloc STOCK) using (game points V))))))")
+    error = translation_error(game(body, deck=ranks), "runs.rcy")
+    assert error.startswith("runs.rcy:2:") and "up to 67108864 runs" in error
 
 
 def test_all_over_tuples_runs_once_for_every_n_cards_of_equal_points() -> None:

@@ -118,6 +118,33 @@ def test_powers_triangular_and_fibonacci_numbers_and_random_integers() -> None:
     assert {a for a, _ in got} == {19} and {b for _, b in got} == {1, 2, 3}
 
 
+def test_a_size_in_arithmetic_ranges_over_what_the_pile_can_hold() -> None:
+    # two cards dealt each of 52: at most four reach PLAYED (what passed through the hands), so
+    # 3^(size PLAYED) is a table of 3^4, not 3^52 (a translation too large before); the stage
+    # ends once the first player's hand is empty: it played two cards, the second one
+    deck = ("(deck (RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))"
+            " (SUIT (HEARTS, SPADES, CLUBS, DIAMONDS)))")
+    body = ("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+            " (stage player (end (== (size ((current player) iloc HAND)) 0))"
+            " (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc PLAYED)))))))")
+    assert scores(game(body, deck=deck, scoring="(scoring max (^ 3 (size ((current player) vloc PLAYED))))"), 4) == {(9, 3)}
+
+
+def test_an_attribute_of_the_card_a_choice_just_played_is_that_card_s() -> None:
+    # the suit of the card just played, read in the step of the move (the pile's top is the
+    # move's own card): it named every suit of the hand once (a string cell with two values;
+    # found by a partners trick game whose led suit was both suits)
+    body = (f"{DEAL3} (stage player (end (== (game sto ROUND) 2))"
+            " (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc PLAYED))))))"
+            " (do ((set ((current player) str COLOR) (cardatt SUIT (top ((current player) vloc PLAYED))))"
+            " ((== ((current player) str COLOR) RED) (inc ((current player) sto SCORE) 10))"
+            " (inc (game sto ROUND) 1))))")
+    scoring = ("(scoring max (+ ((current player) sto SCORE)"
+               " (size (filter ((current player) vloc PLAYED) 'C (== (cardatt SUIT 'C) RED)))))")
+    found = scores(game(body, scoring=scoring), 30)
+    assert {a for a, _ in found} == {0, 11} and {b for _, b in found} == {0, 11}
+
+
 def test_integers_in_the_millions_are_kept_in_digits_and_compared_on_them() -> None:
     # 3,000,000 a turn; past 5,000,000 one more; at 9,000,001 or more a bonus: no table of the
     # ten million values a cell can hold is made

@@ -6,7 +6,8 @@ chosen. The replay walks the translated game from its initial state: where ``ran
 a shuffled heap (``(draw C)``), it draws the next card the engine moved from where the translation
 has that card (where the translation lays a shuffled pile out card by card, the cards of the
 engine's shuffled order, its ``O:`` line, bottom first); where it breaks a tie of ``max``/``min``
-(``(pick C)``), it picks the tied card the engine moved next; where it picks an integer
+(``(pick C)``), it picks a tied card after which the engine's next deciding seat decides (when
+that tells them apart), the one the engine moved next first; where it picks an integer
 (``(random A..B)``), the next value the engine set that it may pick; where a seat decides, the translation must offer as many options as the engine
 did, to the same seat, and the replay plays the translation's move matching the engine's chosen
 option (by the cards it moves or the values it sets; else, when the other roles wait, by which
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from ggp.gdl.terms import Constant, Function, Term
 from ggp.reasoner.machine import State, StateMachine
 from translators.recycle.engine import Decision, GameEnd, TranscriptLine
+from translators.recycle.ir.made import HOLD_PREFIX
 from translators.recycle.playstats import ending_of
 from translators.recycle.symbols.vocabulary import RANDOM, card_constant
 from translators.recycle.translation import Translation
@@ -130,7 +132,9 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
             if role == RANDOM and _numbers(legal):
                 move, next_value = _number(legal, values, next_value, result, rng)
             elif role == RANDOM:
-                move, next_move = _chance(legal, moved, next_move, state, result, rng)
+                deciding = f"player{decisions[next_decision].seat}" if next_decision < len(decisions) else None
+                move, next_move = _chance(legal, moved, next_move, state, result, rng,
+                                          _tie_fits(machine, _previewer(machine, state, legals, index), deciding))
             elif legal == [NOOP]:
                 move = NOOP
             else:
@@ -212,7 +216,7 @@ def engine_places(events: Sequence[Decision | GameEnd | TranscriptLine]) -> dict
 
 def translation_places(state: State, attrs: dict[str, frozenset[tuple[str, str]]]) -> Places:
     """Where the translation's cards are in ``state`` (its ``(at CARD (loc OWNER VIS NAME))``
-    fluents), by attributes, memories left out."""
+    fluents), by attributes, memories and the cards of decks not yet created left out."""
     out: Places = {}
     for fluent in state.fluents:
         if isinstance(fluent, Function) and fluent.name == "at" and len(fluent.args) == 2:
@@ -220,7 +224,8 @@ def translation_places(state: State, attrs: dict[str, frozenset[tuple[str, str]]
             if isinstance(loc, Function) and loc.name == "loc" and len(loc.args) == 3:
                 owner, vis, name = (str(a) for a in loc.args)
                 key = attrs.get(str(fluent.args[0]))
-                if key is not None and vis in _VIS.values():
+                made = owner == "game" and name.upper().startswith(HOLD_PREFIX)  # not made yet
+                if key is not None and vis in _VIS.values() and not made:
                     out.setdefault((owner, vis, name.upper().rstrip("_")), Counter())[key] += 1
     return out
 
@@ -272,9 +277,11 @@ def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) ->
 
 
 def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] | None]], at: int, state: State,
-            result: ReplayResult, rng: random.Random) -> tuple[Term | None, int]:
+            result: ReplayResult, rng: random.Random, fits: Callable[[Term], bool] | None = None) -> tuple[Term | None, int]:
     """``random``'s move: the next card the engine moved, among the cards it may draw, from the
-    place where the translation has that card."""
+    place where the translation has that card. A tie broken (``(pick C)``) moves no card: the
+    tied card is one after which the next decision is the engine's seat's (``fits``), the one
+    the engine moved next first."""
     if legal == [NOOP]:
         return NOOP, at
     draws = {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name in ("draw", "pick") and m.args}
@@ -282,12 +289,19 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
         result.unsteered_chance += 1
         return legal[rng.randrange(len(legal))], at
     where = _card_places(state)
+    picks = all(m.name == "pick" for m in draws.values())
+    if picks and fits is not None and len(draws) > 1:
+        fitting = {c: m for c, m in draws.items() if fits(m)}
+        draws = fitting or draws
+        if len(draws) == 1:
+            result.draws += 1
+            return next(iter(draws.values())), at
     for k in range(at, len(moved)):
         cards, source = moved[k]
         hit = sorted(c for c in cards & draws.keys() if _from(source, where.get(c, set())))
         if hit:
             result.draws += 1
-            return draws[hit[0]], k + 1
+            return draws[hit[0]], (at if picks and fits is not None else k + 1)
     if len(draws) == 1:
         # The last card of a heap, read (its suit made trump, say) without the engine moving it.
         result.draws += 1
@@ -296,6 +310,29 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
                                             f"from where the translation has them after its move {at} (a card "
                                             f"read without being moved cannot be followed)"))
     return None, at
+
+
+def _tie_fits(machine: StateMachine, preview: Callable[[Term], list[State]] | None,
+              deciding: str | None) -> Callable[[Term], bool] | None:
+    """Whether, after a move of ``random`` (other roles waiting), the next role to decide is
+    ``deciding`` or not known yet; None when that cannot be previewed."""
+    if preview is None or deciding is None:
+        return None
+
+    roles = list(machine.roles)
+
+    def fits(move: Term) -> bool:
+        state = preview(move)[-1]
+        for _ in range(PREVIEW_STEPS):  # through random's draws (any card: they decide no seat)
+            if machine.is_terminal(state):
+                return False
+            legal = {r: list(machine.legal_moves(state, r)) for r in roles}
+            real = [r for r in roles if legal[r] != [NOOP]]
+            if real != [RANDOM]:
+                return deciding in (str(r) for r in real)
+            state = machine.next_state(state, tuple(legal[r][0] for r in roles))
+        return True
+    return fits
 
 
 def _from(source: tuple[str, str, str] | None, places: set[tuple[str, str, str]]) -> bool:

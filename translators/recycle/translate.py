@@ -58,6 +58,7 @@ from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.decks import hoist_decks
 from translators.recycle.ir.layouts import lay_out_shuffles
 from translators.recycle.ir.lower import lower
+from translators.recycle.ir.made import made_sites, make_in_play
 from translators.recycle.ir.names import expand_names
 from translators.recycle.ir.nodes import Env
 from translators.recycle.ir.repeats import (
@@ -86,7 +87,7 @@ from translators.recycle.rulebook.stages import (
     stages_of,
 )
 from translators.recycle.rulebook.steps import fold_steps
-from translators.recycle.symbols.model import GameModel, build_model
+from translators.recycle.symbols.model import MAX_CARDS, GameModel, build_model
 from translators.recycle.syntax.nodes import Game
 from translators.recycle.syntax.parser import parse_recycle_file
 from translators.recycle.translation import Translation
@@ -105,7 +106,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     domains, pile order, point maps, integer ranges), writing into ``book``, and the game's
     effects cut into steps: everything the rules are then written from."""
     book = book if book is not None else RuleBook()
-    game = expand_names(hoist_decks(game))
+    game = made_in_play(expand_names(hoist_decks(game)))
     model, program, domains, pointmaps, ranges = _lowered(game)
     ordered, heapy, linked = order_facts(program, model, domains)
     whole = (linked | dealt_before_shuffle(program, model)) & heapy
@@ -132,6 +133,31 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     comp.peeked = peeked(program, model) & heapy
     comp.unkept = linked & bulk_targets(program, model)
     return comp, plan
+
+
+def made_in_play(game: Game) -> Game:
+    """``game`` with its decks created in play made in the setup (``ir/made.py``), as many copies
+    of each as its action can run by the execution bounds of the game lowered with one copy."""
+    sites = {(node.line, node.column): node for node in made_sites(game)}
+    if not sites:
+        return game
+    model = build_model(expand_repeats(make_in_play(game, dict.fromkeys(sites, 1)), {}))
+    program = lower(model)
+    bounds = execution_bounds(program, model)
+    moved = dict.fromkeys(sites, 0)  # the moves each site's actions can make: a card's per run
+    for effect in program.effects.values():
+        site = (effect.node.line, effect.node.column)
+        if site in moved:
+            moved[site] += bounds.get(effect.id) or 0
+    copies = {}
+    for site, node in sites.items():
+        cards = len(node.deck.cards())
+        copies[site] = max(1, -(-moved[site] // max(cards, 1)))
+        if copies[site] * cards + len(model.cards) > MAX_CARDS:
+            raise TranslationError(node, f"this deck of {cards} cards is created during play, up to "
+                                   f"{copies[site]} times: the rules make each copy before play, and a "
+                                   f"game may have at most {MAX_CARDS} cards")
+    return make_in_play(game, copies)
 
 
 def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps, Ranges]:
@@ -239,6 +265,10 @@ def compile_game(game: Game) -> Translation:
         with rare_collections():
             return _run(game)
     except TranslationError as exc:
+        made = made_sites(hoist_decks(game))
+        if made and exc.message.startswith("the translation is too large"):
+            exc.message += (f" (decks are created in play at {', '.join(f'{n.line}:{n.column}' for n in made)}: the "
+                            f"rules make a copy of a deck before play for each time its action can run)")
         if exc.location is not None and game.source:
             exc.location = exc.location.with_file(game.source)
         raise

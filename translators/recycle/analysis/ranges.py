@@ -14,14 +14,15 @@ play ends the game with a visible failure (``(failed overflow)``), never with a 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from math import comb
 from typing import Any
 
+from translators.recycle.analysis.capacity import pile_counts
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, apply, fib, tri
 from translators.recycle.analysis.loops import stage_passes
-from translators.recycle.analysis.places import CardDomains
+from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
@@ -30,9 +31,15 @@ from translators.recycle.ir.elements import (
     storage_family,
 )
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
-from translators.recycle.symbols.model import CHOICE_LIMIT, GameModel, owner_kind
+from translators.recycle.symbols.model import (
+    CHOICE_LIMIT,
+    GameModel,
+    Location,
+    owner_kind,
+)
 from translators.recycle.syntax.nodes import (
     Arith,
+    CardLocation,
     Compare,
     Fib,
     IntAgg,
@@ -41,6 +48,7 @@ from translators.recycle.syntax.nodes import (
     Name,
     Partition,
     Random,
+    Runs,
     Score,
     Size,
     Subsets,
@@ -89,12 +97,52 @@ def arith_interval(op: str, a: Interval, b: Interval) -> Interval:
     raise ValueError(op)
 
 
+def runs_bound(scoring: Mapping[int, int], length: int, held: int | None = None) -> int:
+    """How many runs of ``length`` or more ``(runs largest ...)`` can make from cards whose
+    points are counted in ``scoring`` (value: cards), ``held`` of them at most (None: all): for
+    each longest stretch of consecutive values, long enough, the product of its values' cards
+    (the engine's runs branch on cards of equal points), the most over the ways to hold them."""
+    values = sorted(v for v, c in scoring.items() if c > 0)
+    if held is None or held >= sum(scoring[v] for v in values):
+        held = sum(scoring[v] for v in values)
+    # (cards held, stretch length up to ``length``) -> the best (product, total closed) pairs
+    fronts: dict[tuple[int, int], set[tuple[int, int]]] = {(0, 0): {(1, 0)}}
+    last = None
+    for value in values:
+        grown: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for (used, stretch), pairs in fronts.items():
+            for product, total in pairs:
+                goes_on = last is not None and value == last + 1 and stretch > 0
+                closed = total + (product if stretch >= length else 0)
+                grown.setdefault((used, 0), set()).add((1, closed))  # none of this value
+                for m in range(1, min(scoring[value], held - used) + 1):
+                    state = (used + m, min(stretch + 1, length)) if goes_on else (used + m, 1)
+                    grown.setdefault(state, set()).add((product * m, total) if goes_on else (m, closed))
+        fronts = {k: _pareto(v) for k, v in grown.items()}
+        last = value
+    return max((total + (product if stretch >= length else 0) for (_, stretch), pairs in fronts.items()
+                for product, total in pairs), default=0)
+
+
+def _pareto(pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The pairs no other pair beats in both parts."""
+    best: set[tuple[int, int]] = set()
+    high = -1
+    for product, total in sorted(pairs, key=lambda pt: (-pt[0], -pt[1])):
+        if total > high:
+            best.add((product, total))
+            high = total
+    return best
+
+
 class Ranges:
     """Intervals of integer expressions and storage cells."""
 
     def __init__(self, model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps,
-                 exec_bound: Callable[[ir.Effect], int | None]):
+                 exec_bound: Callable[[ir.Effect], int | None], capacity: Mapping[Location, int] | None = None):
         self.model = model
+        #: The most cards each pile (memories aside) can hold at once (:mod:`.capacity`).
+        self.capacity: Mapping[Location, int] = capacity or {}
         self.program = program
         self.domains = domains
         self.pointmaps = pointmaps
@@ -126,11 +174,26 @@ class Ranges:
             scoring = Counter(value for cid in self.domains.cards(real.cards, real_env)
                               for value in self.pointmaps.card_values(real.points, real_env, cid))
             return sum(comb(c, n) for c in scoring.values())
+        if isinstance(real, Runs):  # the runs of each stretch of consecutive values
+            scoring = Counter(value for cid in self.domains.cards(real.cards, real_env)
+                              for value in self.pointmaps.card_values(real.points, real_env, cid))
+            return runs_bound(scoring, max(static_int(real.length, real_env) or 1, 1), self.card_bound(real.cards, real_env))
         if isinstance(real, Partition) and isinstance(key := deref(real.key, real_env)[0], Name):
             return len({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
         if kind != "cards" and (elements := static_elements(self.model, real, real_env, real)) is not None:
             return len(elements)
-        return len(self.domains.cards(real, real_env))
+        return self.card_bound(real, real_env)
+
+    def card_bound(self, coll: Any, env: Env) -> int:
+        """How many cards a card collection can hold at once: a pile's capacity, else how many
+        cards can be in it."""
+        real, real_env = deref(coll, env)
+        cards = len(self.domains.cards(real, real_env))
+        if isinstance(real, CardLocation) and real.visibility != "mem":
+            places = concrete(real, real_env, self.model)
+            if places and all(p in self.capacity for p in places):
+                return min(cards, max(self.capacity[p] for p in places))
+        return cards
 
     def sum_interval(self, node: Sum, env: Env) -> Interval:
         """The range of a sum of points over the cards that can be members."""
@@ -375,13 +438,14 @@ def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, 
     """Integer ranges: with generous loop bounds, or modest ones when the generous bounds make a
     cell's range too large (see :func:`execution_bounds`)."""
     bounds = execution_bounds(program, model)
+    capacity = pile_counts(program, model, domains, bounds)
     try:
-        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id))
+        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id), capacity)
     except TranslationError:
         modest = execution_bounds(program, model, nested=False)
         if modest == bounds:
             raise
-        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id))
+        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id), capacity)
 
 
 __all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull", "integer_ranges"]

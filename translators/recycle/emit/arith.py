@@ -216,6 +216,12 @@ class Tables:
         rows = [(x, y, min(x + y, cap)) for x in range(a[0], a[1] + 1) for y in range(b[0], b[1] + 1)]
         return self._facts(("capadd", a, b, cap), "addcap", rows, f"table: z = min(x + y, {cap})")
 
+    def capped_times(self, a: Interval, b: Interval, cap: int) -> str | None:
+        """``(NAME x y z)``: z = min(x * y, cap), for x in a, y in b."""
+        self.check(a, b)
+        rows = [(x, y, min(x * y, cap)) for x in range(a[0], a[1] + 1) for y in range(b[0], b[1] + 1)]
+        return self._facts(("captimes", a, b, cap), "timescap", rows, f"table: z = min(x * y, {cap})")
+
     def _above(self, k: int) -> str:
         """``(NAME z)``: z > k (within the successor table)."""
         key = ("above", k)

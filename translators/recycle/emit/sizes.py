@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import comb
 from typing import Any
 
@@ -19,8 +18,6 @@ from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import holds
 from translators.recycle.emit.cardsets import (
-    context_params,
-    ctl_key,
     domain_cards,
     is_card_collection,
     lift,
@@ -31,17 +28,18 @@ from translators.recycle.emit.cardsets import (
     tuple_size,
     unlift,
 )
+from translators.recycle.emit.chains import chain_count
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
+from translators.recycle.emit.runcount import runs_count
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
 )
 from translators.recycle.ir.nodes import Env, deref
-from translators.recycle.rulebook.book import describe
-from translators.recycle.symbols.vocabulary import card_constant, f, num, rule
+from translators.recycle.symbols.vocabulary import card_constant, f, num
 from translators.recycle.syntax.nodes import (
     Partition,
     Run,
@@ -87,6 +85,12 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
     if isinstance(real, Runs) and (op, k) in (("==", 0), ("<", 1), ("<=", 0), (">", 0), (">=", 1), ("!=", 0)):
         run = runs_exist(cx, real, real_env, ctl)
         return run if (op, k) in ((">", 0), (">=", 1), ("!=", 0)) else cx.negate(run, env, coll)
+    if isinstance(real, Runs):
+        if k < 0:
+            return [] if op in (">", ">=", "!=") else [FALSE]
+        lits, value = runs_count(cx, real, real_env, ctl, k + 1)
+        table = cx.tables.test(op, k, (0, k + 1))
+        return lits + [f(table, value) if table else FALSE]
     if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
         return cx.negate(cx.exists(coll, env, ctl), env, coll)
     if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
@@ -112,6 +116,8 @@ def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
         return counted
     if isinstance(real, (Tuples, Subsets)):
         return group_count(cx, real, real_env, ctl)
+    if isinstance(real, Runs):
+        return runs_count(cx, real, real_env, ctl)
     cards = domain_cards(cx, real, real_env) if is_card_collection(real) else None
     if cards is None:
         raise TranslationError(coll, "only the size of a card collection, of a partition or of a "
@@ -156,37 +162,6 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
         return unlift(cx, binds, lits), value
     return chain_count(cx, coll, env, ctl, lambda: [cx.member(coll, env, ctl, card_constant(cx.model, cid))
                                                     for cid in domain_cards(cx, coll, env)], cap)
-
-
-def chain_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, conjunctions: Callable[[], list[list[Literal]]],
-                cap: int, label: object = None) -> Val:
-    """How many of the ``conjunctions`` hold, saturating at ``cap``: a chain (made once per
-    collection, context and ``label``)."""
-    key = ("count", coll, env, ctl_key(cx, coll, env, ctl), cap) + ((label,) if label is not None else ())
-    if key not in cx.book.memo:
-        members = conjunctions()
-        params = context_params(cx, env, members)
-        step = cx.tables.shift("+", 1, (0, cap), (0, cap)) if cap > 0 else None
-        capped = cx.book.name("sat") if cap > 0 else None
-        if capped is not None:
-            with cx.book.group(f"table: y = min(x + 1, {cap})"):
-                for x in range(cap + 1):
-                    cx.book.add(rule(f(capped, num(x), num(min(x + 1, cap)))))
-        del step
-        prefix = cx.book.name("count", coll)
-        heads = [p for p, _ in params]
-        n, m = cx.fresh("n"), cx.fresh("n")
-        with cx.book.group(f"count (up to {cap}): {describe(coll)}", coll):
-            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
-            for i, lits in enumerate(members, start=1):
-                before = f(prefix, *heads, num(i - 1), n)
-                if capped is not None:
-                    cx.book.add(rule(f(prefix, *heads, num(i), m), [before] + lits + [f(capped, n, m)]))
-                cx.book.add(rule(f(prefix, *heads, num(i), n), [before] + cx.negate(lits, env, coll)))
-        cx.book.memo[key] = (prefix, len(members), heads)
-    prefix, last, heads = cx.book.memo[key]
-    v = cx.fresh("n")
-    return [f(prefix, *heads, num(last), v)], v
 
 
 def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val:

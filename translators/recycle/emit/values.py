@@ -14,6 +14,7 @@ from translators.recycle.emit.literals import (
     ALWAYS,
     FALSE,
     lit_vars,
+    positive_vars,
     substitute,
 )
 from translators.recycle.emit.protocol import Compiler
@@ -176,18 +177,25 @@ def str_(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
 
 def str_total(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
     """A string expression that always has a value (``unset`` where ``cardatt`` has none)."""
-    lits, term = str_(cx, node, env, ctl)
-    real, _ = deref(node, env)
-    if not isinstance(real, CardAtt) or not isinstance(term, Variable):
-        return lits, term
+    real, real_env = deref(node, env)
+    if not isinstance(real, CardAtt):
+        return str_(cx, node, env, ctl)
     key = ("strtotal", real, env, ctl.key)
     if key in cx.book.memo:
         head = cx.book.memo[key]
         return [head], head.args[-1]
-    some = cx.aux("hasatt", [lits], env, node, key=("ha", real, env, ctl.key))
+    attribute = cx.storage_name(real.key, real_env)
+    card_lits, card = cx.card(real.card, real_env, ctl)
+    term = cx.fresh("s")
+    lits = card_lits + [f("attr", card, attribute, term)]
+    # a card bound outside (the card a move of this step put on top, read through the move's
+    # own variable) is an argument too: without it the relation would hold for any card
+    free = card not in positive_vars(card_lits)
+    outside = [(card, "card")] if isinstance(card, Variable) and free and card not in {s.var for s in cx.context(env)} else []
+    some = cx.aux("hasatt", [lits], env, node, extra=outside, key=("ha", real, env, ctl.key))
     v = cx.fresh("s")
     values = ",".join(sorted({name(n).name for n in cx.model.names} | {UNSET.name}))
-    params = [(s.var, s.sort) for s in cx.context(env) if s.var in lit_vars(lits)] + [(v, "name:" + values)]
+    params = [(s.var, s.sort) for s in cx.context(env) if s.var in lit_vars(lits)] + outside + [(v, "name:" + values)]
     clauses: list[tuple[dict[Variable, Term], list[Literal]]] = [({}, substitute(lits, term, v))]
     if some is not ALWAYS:
         clauses.append(({v: UNSET}, [Not(some)] if some is not FALSE else []))

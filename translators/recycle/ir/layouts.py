@@ -18,10 +18,9 @@ shuffled pile's order is read.
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
 
 from translators.recycle.ir.repeats import Site
-from translators.recycle.ir.rewrite import map_children, map_part
+from translators.recycle.ir.rewrite import rewrite_flow
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardLocation,
@@ -31,7 +30,6 @@ from translators.recycle.syntax.nodes import (
     GameOwner,
     Move,
     Name,
-    Node,
     Repeat,
     RepeatAll,
     Shuffle,
@@ -47,14 +45,7 @@ def heap_name(site: Site) -> str:
 def lay_out_shuffles(game: Game, sites: AbstractSet[Site]) -> Game:
     """``game`` with each shuffle at one of ``sites`` written as a layout card by card."""
 
-    def rewrite(node: Node) -> Node:
-        node = map_children(node, rewrite)
-        if isinstance(node, Shuffle) and (node.line, node.column) in sites:
-            return _layout(node)
-        return node
-
-    flow = map_part(game.flow, rewrite)
-    return game if flow is game.flow else replace(game, flow=flow)
+    return rewrite_flow(game, lambda node: isinstance(node, Shuffle) and (node.line, node.column) in sites, _layout)
 
 
 def _layout(node: Shuffle) -> Do:

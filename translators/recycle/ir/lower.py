@@ -301,9 +301,8 @@ class Lowerer:
             card = forward(node.card, env, fwd, guards)
             invalidate(fwd, target, env)
             return [self.effect(ir.ForgetCopies, node, env, guards, target=target, card=card)]
-        if isinstance(node, CreateDeck):
-            raise TranslationError(node, "a deck can be created in play only among its first actions, before anything "
-                                         "uses its location (the cards are the constants of the rules)")
+        if isinstance(node, CreateDeck):  # made in the setup by ``made.py`` before lowering
+            raise TranslationError(node, "`create deck` in play was not made in the setup")
         if isinstance(node, CreateTeams):
             raise TranslationError(node, "teams are created in the setup (the teams are constants of the rules; the "
                                          "engine would keep the old teams beside the new ones)")

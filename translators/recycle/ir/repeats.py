@@ -22,10 +22,9 @@ analyses and rewrites again until ``K`` is stable (:func:`repeat_bounds`'s calle
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from translators.recycle.ir.rewrite import map_children, map_part
+from translators.recycle.ir.rewrite import rewrite_flow
 from translators.recycle.syntax.nodes import (
     Compare,
     Conditional,
@@ -63,14 +62,8 @@ def expand_repeats(game: Game, bounds: Mapping[Site, int]) -> Game:
     ``bounds`` gives for its site (1 for a site it does not give)."""
     computed = _let_bound(game)
 
-    def rewrite(node: Node) -> Node:
-        node = map_children(node, rewrite)
-        if isinstance(node, Repeat) and _is_computed(node.count, computed):
-            return _guarded_copies(node, max(bounds.get((node.line, node.column), 1), 0))
-        return node
-
-    flow = map_part(game.flow, rewrite)
-    return game if flow is game.flow else replace(game, flow=flow)
+    return rewrite_flow(game, lambda node: isinstance(node, Repeat) and _is_computed(node.count, computed),
+                        lambda node: _guarded_copies(node, max(bounds.get((node.line, node.column), 1), 0)))
 
 
 def _guarded_copies(node: Repeat, times: int) -> Do:

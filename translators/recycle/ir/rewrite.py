@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
-from translators.recycle.syntax.nodes import Node
+from translators.recycle.syntax.nodes import Game, Node
 
 #: Fields of a node that are not parts of the program.
 NOT_CHILDREN = frozenset({"line", "column", "source", "warnings"})
@@ -35,4 +35,16 @@ def map_part(value: Any, child: Callable[[Any], Any]) -> Any:
     return child(value) if isinstance(value, Node) else value
 
 
-__all__ = ["NOT_CHILDREN", "map_children", "map_part"]
+def rewrite_flow(game: Game, when: Callable[[Node], bool], make: Callable[[Any], Node]) -> Game:
+    """``game`` with every node of its play for which ``when`` holds replaced by ``make(node)``
+    (its children rewritten first); ``game`` itself when nothing changes."""
+
+    def rewrite(node: Node) -> Node:
+        node = map_children(node, rewrite)
+        return make(node) if when(node) else node
+
+    flow = map_part(game.flow, rewrite)
+    return game if flow is game.flow else replace(game, flow=flow)
+
+
+__all__ = ["NOT_CHILDREN", "map_children", "map_part", "rewrite_flow"]
