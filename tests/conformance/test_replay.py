@@ -144,7 +144,8 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: forgotten from its bottom, the highest and lowest cards of hands (ties the engine broke), a
 #: dealt hand of a random size, powers and Fibonacci numbers, a team cell held as digits, decks
 #: created in play (hands under an `all`, cards on top of a pile that is then taken from), runs
-#: counted (as a value and compared with 2), partners led by the suit of the card just played.
+#: counted (as a value and compared with 2), partners led by the suit of the card just played,
+#: runs and sums at both ends of a row, a turn sent back to the previous player.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3"}

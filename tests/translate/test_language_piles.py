@@ -285,3 +285,15 @@ def test_cards_put_at_numbered_places_of_a_pile_whose_order_is_read() -> None:
     # the stock deals THREE BLACK, THREE RED, TWO BLACK onto the pile; TWO RED goes to place 1
     # (over THREE BLACK), ONE BLACK under them all, ONE RED on the top of the six
     assert scores(game(body, players=3)) == {(32, 31, 13)}
+
+
+def test_a_run_at_the_top_or_bottom_of_a_pile_whose_order_is_kept() -> None:
+    # `(run top|bottom N PILE using P)` of a pile (a memory's only, before): the most cards from
+    # that end that make a run; four of the shuffled six on a row: 0, 2 or 3 from either end
+    # (the pile's order kept: analysis/order.py); 10 x the top's, the bottom's
+    row = "(move (top (game iloc STOCK)) (top (game vloc ROW)))"
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK)) {row} {row} {row} {row}"
+            " (set ((0 player) sto SCORE) (+ (* 10 (size (run top 2 (game vloc ROW) using (game points VALUE))))"
+            " (size (run bottom 2 (game vloc ROW) using (game points VALUE)))))))")
+    found = scores(game(body), 40)
+    assert {a // 10 for a, _ in found} == {0, 2, 3} and {a % 10 for a, _ in found} == {0, 2, 3}

@@ -15,7 +15,7 @@ from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import parallel_card, static_elements
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel, Location
-from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Slice, Var
+from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Run, Slice, Var
 
 
 def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple[Any, Env]]:
@@ -95,7 +95,7 @@ def order_facts(program: ir.Program, model: GameModel,
                     # the bottom card or a numbered one (counted from the bottom)
                     if node.position != "top" and real.visibility != "mem":
                         bottoms.update(places)
-            elif isinstance(node, Slice):  # the top (bottom) N cards: the whole order is read
+            elif isinstance(node, (Slice, Run)):  # the top (bottom) N cards: the whole order is read
                 real, real_env = deref(node.cards, node_env)
                 if isinstance(real, CardLocation) and real.visibility != "mem":
                     places = concrete(real, real_env, model)

@@ -204,29 +204,45 @@ def slice_member(cx: Compiler, node: Slice, env: Env, ctl: Ctl, card: Term) -> l
 
 
 def run_length(cx: Compiler, node: Run, env: Env, ctl: Ctl) -> Val:
-    """``(size (run top N MEMORY using P))``: the longest run (at least N long) formed by the
-    top copies, else 0."""
+    """``(size (run top|bottom N LOC using P))``: the most cards from that end of the pile (N or
+    more) that make a run, else 0 (``GameIterator``'s run sequence: sorted, each one more than
+    the one before). A memory location's copies are read by their places, another pile along
+    its kept order (``analysis/order.py`` keeps it)."""
     real, real_env = deref(node.cards, env)
     least = static_int(node.length, env)
-    if node.end != "top" or least is None or not isinstance(real, CardLocation) or real.visibility != "mem":
-        raise TranslationError(node, "only `(run top N MEMORY using P)` is supported")
+    if least is None or not isinstance(real, CardLocation):
+        raise TranslationError(node, "`(run top|bottom N LOC using P)` needs a literal N and a card location")
+    values = {v for cid in cx.domain_cards(real, real_env) for v in cx.pointmaps.card_values(node.points, real_env, cid)}
+    low, high = (min(values), max(values)) if values else (1, 13)
+    if high - low > 51:
+        raise TranslationError(node, f"the points of a run sequence span {low}..{high}: at most 52 values are read")
+    low, high = min(low, 1), max(high, 13)
     key = ("runlen", node, env, cx.ctl_key(node, env, ctl))
     if key not in cx.book.memo:
         lits, term = cx.loc_term(real, real_env, ctl)
         rel = cx.book.name("toprun", node)
-        most = 13
+        most = high - low + 1
         q, n, v = Variable("q"), Variable("n"), Variable("v")
         card = Variable("c")
         plits, pts = cx.points(node.points, real_env, ctl, card)
-        with cx.book.group(f"the longest run at the top of {describe(real)}", node):
-            # value of the i-th copy from the top
+        scored = substitute(plits, pts, v) if isinstance(pts, Variable) else plits
+        if real.visibility != "mem":
+            depths = pile_depths(cx.book, node.end, most)
+            if any(p in cx.unkept for p in concrete(real, real_env, cx.model)):
+                order_read(cx, ctl, lits, term)
+        with cx.book.group(f"the longest run at the {node.end} of {describe(real)}", node):
+            # value of the i-th card (copy) from the end
             for i in range(1, most + 1):
-                cx.book.add(rule(f(f"{rel}_v{i}", v), lits + [true(f("ccount", term, n)), f("minus_count", n, num(i), q),
-                                                              true(f("cpos", term, card, q))]
-                                   + (substitute(plits, pts, v) if isinstance(pts, Variable) else plits)))
+                if real.visibility != "mem":
+                    place = [f(depths, term, card, num(i - 1))]
+                elif node.end == "top":
+                    place = [true(f("ccount", term, n)), f("minus_count", n, num(i), q), true(f("cpos", term, card, q))]
+                else:
+                    place = [true(f("cpos", term, card, num(i - 1)))]
+                cx.book.add(rule(f(f"{rel}_v{i}", v), lits + place + scored))
             m1, m2, x = Variable("m1"), Variable("m2"), Variable("x")
-            for a in range(1, 14):
-                for b in range(1, 14):
+            for a in range(low, high + 1):
+                for b in range(low, high + 1):
                     cx.book.add(rule(f(f"{rel}_min", num(a), num(b), num(min(a, b)))))
                     cx.book.add(rule(f(f"{rel}_max", num(a), num(b), num(max(a, b)))))
                     if b >= a:
