@@ -18,6 +18,7 @@ from tests.translate.language import (
     game,
     playouts,
     scores,
+    translation_error,
 )
 from translators.recycle import parse_recycle
 from translators.recycle.playstats import play
@@ -109,6 +110,10 @@ def test_a_numbered_location_is_a_location_named_by_its_number() -> None:
     # (the engine throws a NullReferenceException on numbered locations: not compared with it)
     assert scores(game(f"{body} {DRAW}", scoring="(scoring max (size ((current player) iloc 3)))"),
                   engine_plays=False) == {(1, 0)}
+    # a computed number is refused, located (it reached the string code: "a string is expected")
+    computed = body.replace("((0 player) iloc 3)", "((0 player) iloc (+ 1 2))")
+    error = translation_error(game(f"{computed} {DRAW}"), "numbered.rcy")
+    assert error.startswith("numbered.rcy:2:") and "named by a computed number" in error
 
 
 def test_powers_triangular_and_fibonacci_numbers_and_random_integers() -> None:

@@ -35,6 +35,7 @@ from translators.recycle.ir.rewrite import map_children, map_part
 from translators.recycle.symbols.model import written_names
 from translators.recycle.syntax.nodes import (
     And,
+    Arith,
     CardAt,
     CardAtt,
     CardLocation,
@@ -42,6 +43,7 @@ from translators.recycle.syntax.nodes import (
     Compare,
     Conditional,
     Do,
+    Fib,
     Filter,
     Forget,
     Game,
@@ -57,6 +59,7 @@ from translators.recycle.syntax.nodes import (
     Node,
     Or,
     PointStorage,
+    Random,
     Remember,
     RepeatAll,
     Score,
@@ -64,14 +67,20 @@ from translators.recycle.syntax.nodes import (
     SetPoints,
     SetStr,
     Shuffle,
+    Size,
     StrStorage,
+    Sum,
+    Tri,
     Var,
 )
+from translators.recycle.translation_error import TranslationError
 
 #: The actions whose storage and location names are rewritten.
 ACTIONS = (Move, Remember, Forget, Shuffle, IntUpdate, SetStr, SetPoints, RepeatAll)
 #: The nodes that name a cell or a location by their ``name`` field.
 NAMED = (IntStorage, StrStorage, PointStorage, CardLocation)
+#: Integer expressions, which cannot name a location (a literal number is read as a name).
+NUMBERS = (Arith, Tri, Fib, Random, Size, Sum, Score, IntStorage, IntAgg)
 
 
 def frozen_name(node: Node) -> str:
@@ -82,6 +91,10 @@ def frozen_name(node: Node) -> str:
 def expand_names(game: Game) -> Game:
     """``game`` with numbered locations named, and every action with computed names rewritten
     to guarded copies (see the module doc)."""
+    for node in game.walk():
+        if isinstance(node, CardLocation) and isinstance(node.name, NUMBERS):
+            raise TranslationError(node.name, "a card location named by a computed number is not supported (nor by "
+                                              "the engine, which reads every location name as a string)")
     let_bound = frozenset(n.var.name for n in game.walk() if isinstance(n, Let))
     attributes = _attribute_values(game)
     everything = sorted(written_names(game) | {v for values in attributes.values() for v in values})
