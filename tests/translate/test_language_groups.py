@@ -7,7 +7,9 @@ engine (:mod:`tests.translate.language`)."""
 from __future__ import annotations
 
 import itertools
+import random
 
+from ggp.reasoner import make_machine
 from tests.translate.language import (
     DEAL3,
     DRAW,
@@ -20,6 +22,7 @@ from tests.translate.language import (
 from tests.translate.support import undefined_reads
 from translators.recycle import parse_recycle
 from translators.recycle.analysis.ranges import runs_bound
+from translators.recycle.playstats import play
 from translators.recycle.translate import compile_game
 
 
@@ -39,6 +42,36 @@ def test_a_choice_among_the_groups_of_a_partition() -> None:
     assert {p.decisions for p in runs} == {5}
     assert {max(p.options) for p in runs} <= {1, 2, 3, 4, 5, 6} and any(2 in p.options for p in runs)
     assert all(o >= 1 for p in runs for o in p.options)
+
+
+def test_a_choice_among_pairs_runs_and_subsets() -> None:
+    """``any`` over ``tuples``, ``runs`` or ``subsets`` in a choice (a located error before): one
+    option per group the engine offers, the empty subset too; checked against the engine's
+    options per decision where it is built. Three cards in hand: eight subsets and a pass at
+    least; more than five members of a collection a choice is among ends the game with
+    ``(failed slots)``, as ``all`` over one does."""
+    turn = ("(stage player (end (== (game sto TURNS) 2))"
+            " (choice ((any (tuples 2 ((current player) iloc HAND) using (game points VALUE)) 'T"
+            " (do ((move (top 'T) (top ((current player) vloc LAID))) (move (top 'T) (top ((current player) vloc LAID))))))"
+            " (any (runs largest 2 ((current player) iloc HAND) using (game points VALUE)) 'R"
+            " (repeat all (move (top 'R) (top ((current player) vloc LAID)))))"
+            " (any (subsets ((current player) iloc HAND)) 'S (inc ((current player) sto SUBSETS) (size 'S)))"
+            " (turn pass)))"
+            " (do ((inc (game sto TURNS) 1))))")
+    body = f"(do ({VALUE} (shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+    scoring = "(scoring max (+ (* 10 (size ((current player) vloc LAID))) ((current player) sto SUBSETS)))"
+    runs = playouts(game(f"{body} {turn}", scoring=scoring), 12)
+    assert all(p.options[0] >= 9 for p in runs) and max(o for p in runs for o in p.options) >= 11
+    six = body.replace("(all player 'P (repeat 3", "(all player 'P (repeat 6").replace("(players 2)", "(players 1)")
+    translation = compile_game(parse_recycle(game(f"{six} {turn}", players=1, scoring=scoring), "six.rcy"))
+    playout = play(make_machine(translation.description, "fast"), translation.description, random.Random(1))
+    assert playout.ending == "slots"
+
+
+def test_all_over_subsets_runs_for_the_empty_subset_too() -> None:
+    # the engine's subsets start with the empty one: 2^3 runs of the body (7 before)
+    count = "(do ((all player 'P (all (subsets ('P iloc HAND)) 'S (inc ('P sto SCORE) 1)))))"
+    assert scores(game(f"{DEAL3} {count}"), 4) == {(8, 8)}
 
 
 def test_the_size_of_a_partition_counts_its_groups() -> None:

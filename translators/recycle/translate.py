@@ -96,6 +96,10 @@ from translators.recycle.translation_error import TranslationError
 #: Relations the clean-up passes keep as they are: the scores and how the game ended (read by
 #: tools: ``playstats.ending_of``) and the step being played (read by people following a match).
 KEPT = frozenset({"score", "scoredigit", "at_step", "normal_end", "limit", "stuck", "failsnow"})
+#: The most cards the copies of decks created during play may add (each copy is made before
+#: play: a deck created in a loop of a long game would make thousands, and the translation would
+#: not finish).
+MADE_CARDS = 520
 #: How often the game is re-analysed for the bounds of its computed repeats (each round makes
 #: as many copies as the last found the count could need).
 REPEAT_ROUNDS = 4
@@ -153,10 +157,12 @@ def made_in_play(game: Game) -> Game:
     for site, node in sites.items():
         cards = len(node.deck.cards())
         copies[site] = max(1, -(-moved[site] // max(cards, 1)))
-        if copies[site] * cards + len(model.cards) > MAX_CARDS:
-            raise TranslationError(node, f"this deck of {cards} cards is created during play, up to "
-                                   f"{copies[site]} times: the rules make each copy before play, and a "
-                                   f"game may have at most {MAX_CARDS} cards")
+    made = sum(copies[site] * len(node.deck.cards()) for site, node in sites.items())
+    if made > MADE_CARDS or made + len(model.cards) > MAX_CARDS:
+        site, node = max(sites.items(), key=lambda item: copies[item[0]] * len(item[1].deck.cards()))
+        raise TranslationError(node, f"this deck of {len(node.deck.cards())} cards is created during play, up to "
+                               f"{copies[site]} times: the rules make each copy before play, at most "
+                               f"{MADE_CARDS} cards so (and {MAX_CARDS} in all)")
     return make_in_play(game, copies)
 
 

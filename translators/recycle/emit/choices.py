@@ -10,6 +10,7 @@ from translators.recycle.analysis.batches import Batch, StepPlan
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.emit.groups import slots
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import deref
@@ -40,6 +41,11 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
             lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
             for cond, env in option.legal:
                 lits += comp.cond(cond, env, ctl)
+                if isinstance(cond, ir.SlotCheck):  # a group of a choice among groups: too many cards fail
+                    over = slots(comp, cond.base, env, ctl)[1]
+                    failure: tuple[str, list[Literal]] = ("slots", [f("at_step", c(choice.id)), c(over)])
+                    if failure not in comp.ledger.failures:
+                        comp.ledger.failures.append(failure)
             for sym in option.forks:
                 assert sym.domain is not None
                 member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)

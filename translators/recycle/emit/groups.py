@@ -25,7 +25,7 @@ from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.lower import SLOTS
+from translators.recycle.ir.groups import SLOTS
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import c, card_constant, f, num, rule, true
@@ -84,8 +84,10 @@ def slot_member(cx: Compiler, node: ir.SlotSet, env: Env, ctl: Ctl, card: Term) 
 
 def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) -> Val:
     """The points of a group of slots (extending the sum of the group without its last slot)."""
-    values = slot_values(cx, node.base, points, env, ctl)
     chosen = node.slots
+    if not chosen:  # the empty subset
+        return [], num(0)
+    values = slot_values(cx, node.base, points, env, ctl)
     key = ("slotsum", node.base, points, env, chosen, cx.ctl_key(node.base, env, ctl))
     if key not in cx.book.memo:
         rel = cx.book.name("slotsum")

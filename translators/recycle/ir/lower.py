@@ -23,7 +23,6 @@ from translators.recycle.ir.counted import counted_change
 from translators.recycle.ir.elements import (
     expression_kind,
     partition_parts,
-    point_values,
     static_elements,
     static_literal,
 )
@@ -35,6 +34,7 @@ from translators.recycle.ir.forwards import (
     invalidate_source,
     location_key,
 )
+from translators.recycle.ir.groups import group_elements
 from translators.recycle.ir.nodes import (
     Alias,
     Domain,
@@ -75,7 +75,6 @@ from translators.recycle.syntax.nodes import (
     Repeat,
     RepeatAll,
     Runs,
-    Score,
     SetPoints,
     SetStr,
     Shuffle,
@@ -88,8 +87,6 @@ from translators.recycle.syntax.nodes import (
 )
 from translators.recycle.translation_error import TranslationError
 
-#: How many members of a collection ``subsets`` and ``runs`` look at.
-SLOTS = 5
 #: The most effects a ``repeat`` may unroll to (the corpus's largest repeat unrolls to a few
 #: dozen; a count in the millions would take the translator hours).
 MAX_UNROLLED = 10_000
@@ -359,66 +356,25 @@ class Lowerer:
                 return self.item(counted, env, guards, fwd)
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
-        if isinstance(coll, (Subsets, Runs)):
-            return self.slot_groups(node, coll, coll_env, env, guards, fwd)
-        if isinstance(coll, Tuples):
-            return self.tuple_groups(node, coll, coll_env, env, guards, fwd)
+        if isinstance(coll, (Subsets, Runs, Tuples)):
+            return self.groups(node, coll, coll_env, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
 
-    def slot_groups(self, node: ActionAgg, coll: Any, coll_env: Env, env: Env,
-                    guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
-        """``all`` over ``(subsets CARDS)`` or ``(runs largest|all N CARDS using P)``: unrolled
-        over the subsets of the first ``SLOTS`` members of CARDS (in card-id order); a game where
-        CARDS has more members ends with ``(failed slots)``."""
-        from itertools import combinations
-
-        at = {"line": coll.line, "column": coll.column}
-        base = coll.cards
-        points = getattr(coll, "points", None)
-        least = 1
-        if isinstance(coll, Runs):
-            least = static_literal(coll.length, coll_env) or 1
+    def groups(self, node: ActionAgg, coll: Subsets | Runs | Tuples, coll_env: Env, env: Env,
+               guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
+        """``all`` over ``subsets``, ``runs`` or ``tuples``: the body once per group
+        (:func:`.groups.group_elements`; the empty subset too, the engine's first), guarded by
+        its checks; a game where the cards have more members than slots ends with
+        ``(failed slots)``."""
         out: list[ir.Effect] = []
-        for size in range(least, SLOTS + 1):
-            for slots in combinations(range(1, SLOTS + 1), size):
-                checks = [ir.SlotCheck("exist", base, slots, **at)]
-                if isinstance(coll, Runs):
-                    checks.append(ir.SlotCheck("run", base, slots, points, size, **at))
-                    if coll.mode == "largest":
-                        checks.append(ir.SlotCheck("largest", base, slots, points, size, **at))
-                out += self.slot_group(node, ir.SlotSet(base, slots, **at), checks, coll_env, env, guards, fwd)
-        return out
-
-    def slot_group(self, node: ActionAgg, group: ir.SlotSet, checks: list[ir.SlotCheck], coll_env: Env, env: Env,
-                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
-        """The body of an ``all`` over groups for one group of slots, guarded by ``checks``."""
-        inner_env = env.bind(node.var.name, Alias(group, coll_env))
-        added = tuple(self.new_guard(check, coll_env) for check in checks)
-        got = self.item(node.body, inner_env, guards + added, fwd)
-        if not got:
-            for guard in added:
-                del self.guards[guard.id]
-        return got
-
-    def tuple_groups(self, node: ActionAgg, coll: Tuples, coll_env: Env, env: Env,
-                     guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
-        """``all`` over ``(tuples N CARDS using P)``: for each value P gives, every N of the cards
-        of CARDS scoring it (the engine's ``CardGrouping.TuplesOfSize``), unrolled over the first
-        ``SLOTS`` such cards in card-id order (more: ``(failed slots)``)."""
-        from itertools import combinations
-
-        at: dict[str, Any] = {"line": coll.line, "column": coll.column}
-        size = static_literal(coll.size, coll_env)
-        if size is None or size < 1:
-            raise TranslationError(coll, "`tuples` needs a literal size")
-        out: list[ir.Effect] = []
-        for value in point_values(self.model, coll.points, coll_env):
-            card = Var(f"_T{coll.line}_{coll.column}_{value}", kind="card", **at)
-            scoring = Compare("==", Score(card, coll.points, **at), IntLit(value, **at), kind="int", **at)
-            base = Filter(coll.cards, card, scoring, **at)
-            for slots in combinations(range(1, SLOTS + 1), size):
-                out += self.slot_group(node, ir.SlotSet(base, slots, **at), [ir.SlotCheck("exist", base, slots, **at)],
-                                       coll_env, env, guards, fwd)
+        for group, checks in group_elements(self.model, coll, coll_env, empty=True):
+            inner_env = env.bind(node.var.name, Alias(group, coll_env))
+            added = tuple(self.new_guard(check, coll_env) for check in checks)
+            got = self.item(node.body, inner_env, guards + added, fwd)
+            if not got:
+                for guard in added:
+                    del self.guards[guard.id]
+            out += got
         return out
 
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
@@ -482,19 +438,36 @@ class Lowerer:
         cid = f"k{len(self.choices) + 1}"
         choice = ir.ChoiceNode(cid, node, env, [])
         self.choices[cid] = choice
-        for item in node.items:
-            forks: list[Sym] = []
-            self.find_forks(item, env, forks, cid)
-            legal: list[tuple[Node, Env]] = []
-            self.leading(item, env, legal)
-            option_env = env
-            fwd: Forwards = {}
-            effects = self.item(item, option_env, (), fwd)
-            if tail:
-                effects += self.seq(tail, tail_env or env, (), fwd)
-            index = len(choice.options)
-            choice.options.append(ir.Option(index, item, tuple(forks), legal, effects, env))
+        for whole in node.items:
+            for item, option_env, legal in self.group_options(whole, env):
+                forks: list[Sym] = []
+                self.find_forks(item, option_env, forks, cid)
+                self.leading(item, option_env, legal)
+                fwd: Forwards = {}
+                effects = self.item(item, option_env, (), fwd)
+                if tail:
+                    effects += self.seq(tail, tail_env or env, (), fwd)
+                index = len(choice.options)
+                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env))
         return choice
+
+    def group_options(self, item: Any, env: Env) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
+        """The options an item of a choice makes, with conditions to be legal: itself; or, for
+        ``(any GROUPS 'G BODY)`` over ``subsets``, ``runs`` or ``tuples`` (under conditions),
+        BODY once per group the engine can offer (:func:`.groups.group_elements`, the empty
+        subset too), legal under the conditions and the group's checks."""
+        conditions: list[tuple[Node, Env]] = []
+        inner = item
+        while isinstance(inner, Conditional):
+            conditions.append((inner.condition, env))
+            inner = inner.body
+        if isinstance(inner, ActionAgg) and inner.quantifier == "any":
+            coll, coll_env = deref(inner.collection, env)
+            if isinstance(coll, (Subsets, Runs, Tuples)):
+                return [(inner.body, env.bind(inner.var.name, Alias(group, coll_env)),
+                         conditions + [(check, coll_env) for check in checks])
+                        for group, checks in group_elements(self.model, coll, coll_env, empty=True)]
+        return [(item, env, [])]
 
     def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
         """Every ``any`` inside an option (through ``do``, conditions, ``let``) becomes a fork."""

@@ -1,0 +1,71 @@
+"""The groups of ``subsets``, ``runs`` and ``tuples``, enumerated before play over *slots*.
+
+Slot j holds the j-th member of a collection in card-id order; a group is a set of slots
+(:class:`~.nodes.SlotSet`) with the checks under which it is one of the collection's groups
+(:class:`~.nodes.SlotCheck`: its slots are filled; for runs, their cards make a run, the
+largest). ``all`` over groups runs its body once per group (``lower.py``, the checks guarding
+it); a choice among groups has one option per group (the checks making it legal).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import point_values, static_literal
+from translators.recycle.ir.nodes import Env
+from translators.recycle.symbols.model import GameModel
+from translators.recycle.syntax.nodes import (
+    Compare,
+    Filter,
+    IntLit,
+    Runs,
+    Score,
+    Subsets,
+    Tuples,
+    Var,
+)
+from translators.recycle.translation_error import TranslationError
+
+#: How many members of a collection its groups are made of (more: ``(failed slots)``).
+SLOTS = 5
+
+Group = tuple[ir.SlotSet, list[ir.SlotCheck]]
+
+
+def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, empty: bool = False) -> list[Group]:
+    """Every group the collection can have, with its checks: the subsets of the first
+    ``SLOTS`` members (the empty one too when ``empty``), the runs among them, or for each
+    value the point map gives every N of the first ``SLOTS`` cards scoring it (the engine's
+    ``CardGrouping.TuplesOfSize``)."""
+    at: dict[str, Any] = {"line": coll.line, "column": coll.column}
+    if isinstance(coll, Tuples):
+        size = static_literal(coll.size, env)
+        if size is None or size < 1:
+            raise TranslationError(coll, "`tuples` needs a literal size")
+        out: list[Group] = []
+        for value in point_values(model, coll.points, env):
+            card = Var(f"_T{coll.line}_{coll.column}_{value}", kind="card", **at)
+            scoring = Compare("==", Score(card, coll.points, **at), IntLit(value, **at), kind="int", **at)
+            scored = Filter(coll.cards, card, scoring, **at)
+            for slots in combinations(range(1, SLOTS + 1), size):
+                out.append((ir.SlotSet(scored, slots, **at), [ir.SlotCheck("exist", scored, slots, **at)]))
+        return out
+    base = coll.cards
+    least = 0 if empty else 1
+    if isinstance(coll, Runs):
+        least = static_literal(coll.length, env) or 1
+    out = []
+    for size in range(least, SLOTS + 1):
+        for slots in combinations(range(1, SLOTS + 1), size):
+            checks = [ir.SlotCheck("exist", base, slots, **at)]
+            if isinstance(coll, Runs):
+                checks.append(ir.SlotCheck("run", base, slots, coll.points, size, **at))
+                if coll.mode == "largest":
+                    checks.append(ir.SlotCheck("largest", base, slots, coll.points, size, **at))
+            out.append((ir.SlotSet(base, slots, **at), checks))
+    return out
+
+
+__all__ = ["SLOTS", "Group", "group_elements"]
