@@ -92,7 +92,7 @@ def _chain(cx: Compiler, node: Runs, env: Env, ctl: Ctl, scoring: dict[int, list
     add = tables.capped((0, top), (0, top), top)
     long_, short = tables.test(">=", length, (0, length)), tables.test("<", length, (0, length))
     empty, begun = tables.test("==", 0, (0, length)), tables.test(">", 0, (0, length))
-    grow = tables.unary(f"upto_{length}", lambda x: min(x + 1, length), (0, length))
+    grow = tables.unary(f"next_upto_{length}", lambda x: min(x + 1, length), (0, length))
     assert add and long_ and short and empty and begun and grow  # tables over ranges with rows
 
     def state(i: int, *terms: Term) -> Function | Constant:
@@ -111,7 +111,7 @@ def _chain(cx: Compiler, node: Runs, env: Env, ctl: Ctl, scoring: dict[int, list
     for i, (value, (lits, m, most)) in enumerate(zip(values, counts), start=1):
         before = state(i - 1, p, ln, t)
         zero, some = tables.test("==", 0, (0, most)), tables.test(">", 0, (0, most))
-        start = tables.unary(f"upto_{top}", lambda x: min(x, top), (0, most))
+        start = tables.unary(f"at_most_{top}", lambda x: min(x, top), (0, most))
         times = tables.capped_times((0, top), (0, most), top)
         assert zero and some and start and times
         rules += closing(then(i, num(0), num(0)), [before, *lits, f(zero, m)])
