@@ -168,11 +168,17 @@ def str_(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
         v = cx.fresh("s")
         return lits + [true(f("str", owner, cx.storage_name(node.name, env), v))], v
     if isinstance(node, CardAtt):
-        key = cx.storage_name(node.key, env)
-        lits, card = cx.card(node.card, env, ctl)
-        v = cx.fresh("s")
-        return lits + [f("attr", card, key, v)], v
+        _, _, lits, v = _card_attribute(cx, node, env, ctl)
+        return lits, v
     raise TranslationError(node, "a string is expected here")
+
+
+def _card_attribute(cx: Compiler, node: CardAtt, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, list[Literal], Variable]:
+    """``(cardatt KEY CARD)``: the card's literals and term, and the attribute's literals and value."""
+    key = cx.storage_name(node.key, env)
+    card_lits, card = cx.card(node.card, env, ctl)
+    v = cx.fresh("s")
+    return card_lits, card, card_lits + [f("attr", card, key, v)], v
 
 
 def str_total(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
@@ -184,10 +190,7 @@ def str_total(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
     if key in cx.book.memo:
         head = cx.book.memo[key]
         return [head], head.args[-1]
-    attribute = cx.storage_name(real.key, real_env)
-    card_lits, card = cx.card(real.card, real_env, ctl)
-    term = cx.fresh("s")
-    lits = card_lits + [f("attr", card, attribute, term)]
+    card_lits, card, lits, term = _card_attribute(cx, real, real_env, ctl)
     # a card bound outside (the card a move of this step put on top, read through the move's
     # own variable) is an argument too: without it the relation would hold for any card
     free = card not in positive_vars(card_lits)
