@@ -16,6 +16,7 @@ from ggp.reasoner import make_machine
 from ggp.reasoner.machine import StateMachine
 from ggp.reasoner.play import random_joint_move
 from tests.conftest import RULESHEETS, shared_path
+from tests.server.support import REASONER
 
 T = Term.parse
 
@@ -38,7 +39,7 @@ def follow(path: Path, role: str, seed: int, steps: int = 1000, particles: int =
     """Follow ``role`` through a seeded random match, checking the belief's legal moves after
     every step and some of its consistent particles every eighth step and at the end."""
     description = load_game(path)
-    machine, oracle = make_machine(description), make_machine(description, "oracle")
+    machine, oracle = make_machine(description, REASONER), make_machine(description, "oracle")
     me = Constant(role)
     index = machine.role_index(me)
     belief = Belief(machine, me, description=description, rng=random.Random(seed),

@@ -28,20 +28,29 @@ GAMES = [
 
 
 def _check(record: MatchRecord, path: Path, clock: float) -> None:
-    """No substitution, no error; every answer in time; a real choice used most of the clock.
+    """No substitution, no error for a searching player; its every answer in time; a real
+    choice used most of the clock.
+
+    The ``random`` opponents are left out: with a 0.25 s clock on a loaded two-core machine one
+    of them can miss a turn (its process not scheduled in time), which says nothing about the
+    players under test; the manager substitutes and the match goes on.
 
     Some final positions of the corpus Krieg-TicTacToe give a role several goal values: every
     reasoner reads them as the GameController does (the first goal rule that holds), so those
     matches finish too.
     """
+    tested = {role for role, spec in record.players.items() if spec != "random"}
     assert record.status == "finished", record.errors
-    assert not record.errors, record.errors
-    assert not any(step.substitutions for step in record.steps), record.errors
+    errors = [e for e in record.errors if not any(f": {role} (random): " in e for role in record.players)]
+    assert not errors, errors
+    assert not any(s.role in tested for step in record.steps for s in step.substitutions), record.errors
     machine = make_machine(load_game(path), REASONER)
     state = machine.initial_state()
     for step in record.steps:
         joint = tuple(Term.parse(m) for m in step.joint_move)
         for role, answer in step.answers.items():
+            if role not in tested:
+                continue
             assert answer.seconds <= clock + 0.3, (role, answer)
             choices = len(machine.legal_moves(state, Constant(role)))
             if choices > 1 and record.players[role] != "random":

@@ -16,7 +16,7 @@ from pathlib import Path
 from ggp.protocol.http import HttpError, PeerClosed, read_request, render_response
 from ggp.server.service import PlayerService
 
-#: The reasoner the tests use (the clingo oracle until the fast reasoner is the default).
+#: The reasoner the tests use: the ground network as generated Python (no C compile per game).
 REASONER = os.environ.get("GGP_TEST_REASONER", "fast")
 
 CAPTURES = ("wire_gb", "wire_mh2", "wire_mh3", "wire_ttt1", "wire_ttt2", "wire_uwa_kriegTTT_vs_hyper")
