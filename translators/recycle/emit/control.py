@@ -5,7 +5,8 @@ step first *resolves control* from R with derived relations: it walks into stage
 conditions (before every pass, with the player who just acted as ``(current player)``), leaves
 stages and advances cycles (to the queued seat, else the following one), until it reaches the
 first thing to run: a choice, a batch of effects, or the end of the game. The walk is a small
-static tree per resume point whose nodes are derived atoms ``(ctl_N)``; the leaf reached gives
+static graph whose nodes are derived atoms ``(ctl_N)``, from each resume point, joining where
+walks meet (the same position with the same seats, from any resume point); the leaf reached gives
 ``(at_step X)`` and the resolved seats ``(rseat STAGE P)`` (``rtseat`` for team stages) that the
 step's rules read, and that become the next state's seats. A walk that loops without running
 anything (more passes than players) ends the game as a failure.
@@ -73,12 +74,15 @@ class Control:
         self.cont_of: dict[str, tuple[str, int]] = {}
         self.guard_batch: dict[int, str] = {}
         self.flagged: frozenset[int] = frozenset()
-        #: Each node of the resolution trees (a numbered proposition) and each seat source (a
+        #: Each node of the resolution graph (a numbered proposition) and each seat source (a
         #: numbered relation of one argument): its family and key, for
         #: :func:`~translators.recycle.rulebook.steps.fold_steps`.
         self.keys: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._visits: dict[tuple[str, str, str], int] = {}
         self._root = ""
+        #: The walk's positions already resolved (from any resume point), and the node their
+        #: resolution hangs from (see :meth:`join`).
+        self._joins: dict[tuple[Any, ...], str] = {}
         self._index(program.body, "s0")
 
     def _index(self, items: list[ir.Item], stage: str) -> None:
@@ -184,7 +188,7 @@ class Control:
         del u
         return rel
 
-    # -- resolution trees -----------------------------------------------------------------------
+    # -- resolution graph ------------------------------------------------------------------------
 
     def build(self, flagged: frozenset[int] = frozenset()) -> None:
         """Resolution rules for every resume point. ``flagged``: the guards whose value later
@@ -248,6 +252,30 @@ class Control:
         if depth > 4 * (len(self.bodies) + self.model.players + 2):
             self.leaf(parent, self.points["loop"], sigma, live)
             return
+        join = self.join(parent, ("item", stage, index), sigma, live)
+        if join is not None:
+            self._walk_from(join, stage, index, sigma, live, depth)
+
+    def join(self, parent: str, where: tuple[str, ...], sigma: dict[str, Source], live: set[str]) -> str | None:
+        """The node from which control resolves at ``where`` with these seat sources and live
+        stages, reached from ``parent``; None when that was resolved already.
+
+        What follows a position depends on the position, the seats and the live stages only (a
+        walk reads the state, never the path it came by), so every walk that meets it again,
+        from this resume point or another, shares one resolution: the rules grow with the
+        positions, not with the paths (from each step of a long chain of guarded steps, the
+        walk would otherwise go down the rest of the chain again).
+        """
+        key = (where, tuple(sorted(sigma.items())), frozenset(live))
+        known = self._joins.get(key)
+        node = known if known is not None else self.node("join", "_".join(map(str, where)))
+        self._joins[key] = node
+        with self.book.group(f"control goes on at {' '.join(map(str, where))}"):
+            self.book.add(rule(c(node), [c(parent)]))
+        return node if known is None else None
+
+    def _walk_from(self, parent: str, stage: str, index: int, sigma: dict[str, Source], live: set[str],
+                   depth: int) -> None:
         body = self.bodies[stage]
         if index < len(body):
             item = body[index]
@@ -319,6 +347,10 @@ class Control:
         on to what follows it (a guarded region costs no step when its condition is false).
         A chain of skipped batches is followed in a loop, not by recursion: it can be long."""
         while True:
+            joined = self.join(parent, ("step", batch_id), sigma, live)
+            if joined is None:
+                return
+            parent = joined
             batch = self.batch_by_id[batch_id]
             common = self.skipping_guards(batch)
             if not common:

@@ -14,6 +14,8 @@ relation whose first arguments say which member it is:
 - ``(over STAGE K)``: the end condition of stage ``STAGE`` holds (with the ``K``-th seats);
   ``(done FROM STAGE K)``: the walk leaves the stage; ``(more FROM STAGE K)``: it runs another
   pass of it;
+- ``(join FROM WHERE K)``: control goes on at step or item ``WHERE`` with the ``K``-th seats
+  (walks that meet there, from any resume point, share what follows);
 - ``(next_seat STAGE K ?v)``, ``(seat_of STAGE K ?v)``, ``(team_of_seat STAGE K ?v)``: the
   ``K``-th seat the walks read for stage ``STAGE`` (the one after its current seat, a copy of
   another stage's, the team of a seat).
