@@ -111,7 +111,7 @@ def test_gofish_engine_passes_one_card_of_the_rank_asked(runner: Path) -> None:
 REPLAY_EXACT = (
     "Agram2 Agram3 Agram4 Agram5 BlackLady4 BlackMaria4 Blackjack2 BottleImp3 BottleImp4 "
     "CalamitiesContinuousPairs4 CaliforniaJack2 Caterpillar2 CheeseheadPickerBury5 Cheeseheads5 CheeseheadsPicker5 Comet2 Comet3 Comet4 Comet5 "
-    "CrazyEights4 "
+    "CrazyEights4 Cribbage2 "
     "Enchere3 EnchereOriginale3 Euchre4 GolfSix2 GolfSix4 Hearts3 "
     "Hearts4 Hearts5 Hearts7Q4 HeartsNoMoon4 Knaves3 Knaves4 KuhnPoker2 LAMA2 LAMA3 LAMA4 LAMA5 LAMA6 "
     "LAMAFull2 LAMAFull3 LAMAFull4 LAMAFull5 LAMAFull6 NinetyEight2 NinetyEight3 "
@@ -145,10 +145,11 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: dealt hand of a random size, powers and Fibonacci numbers, a team cell held as digits, decks
 #: created in play (hands under an `all`, cards on top of a pile that is then taken from), runs
 #: counted (as a value and compared with 2), partners led by the suit of the card just played,
-#: runs and sums at both ends of a row, a turn sent back to the previous player.
+#: runs and sums at both ends of a row, a turn sent back to the previous player, hands scored
+#: against a starter card by a partition and the subsets of a union with the current hand.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
-QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3"}
+QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],

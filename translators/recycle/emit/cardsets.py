@@ -28,7 +28,7 @@ from translators.recycle.emit.literals import FALSE, lit_vars, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
-from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.ir.nodes import SEAT_PARAM, Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.vocabulary import (
     RANDOM,
@@ -334,13 +334,14 @@ def lift(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[Se
             if sub.which == "next":
                 return None
             uses = True
-        elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard)):
-            return None
+        elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard,
+                              ir.SlotSet, ir.SlotCheck)):
+            return None  # slots are made per control context, with no seat parameter
     if not uses:
         return None
     var = Variable(f"cur_{stage}")
     lits, term = ctl.seat(stage, cx.fresh)
-    inner = env.bind(f"__cur_{stage}", Sym(var, "player", "seat"))
+    inner = env.bind(SEAT_PARAM + stage, Sym(var, "player", "seat"))
     return inner, ParamCtl((stage,)), [("bind", lits, term, var)]
 
 

@@ -256,7 +256,7 @@ class Control:
         if join is not None:
             self._walk_from(join, stage, index, sigma, live, depth)
 
-    def join(self, parent: str, where: tuple[str, ...], sigma: dict[str, Source], live: set[str]) -> str | None:
+    def join(self, parent: str, where: tuple[str | int, ...], sigma: dict[str, Source], live: set[str]) -> str | None:
         """The node from which control resolves at ``where`` with these seat sources and live
         stages, reached from ``parent``; None when that was resolved already.
 

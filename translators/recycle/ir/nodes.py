@@ -129,14 +129,30 @@ class Env:
         return out
 
 
+#: The name under which an expression computed once for every seat binds its seat parameter
+#: (``SEAT_PARAM + stage``: ``(current player)`` of that stage is the parameter).
+SEAT_PARAM = "__cur_"
+
+
 def deref(node: Any, env: Env) -> tuple[Any, Env]:
-    """Follow ``let``/``declare`` aliases: the expression a variable stands for."""
+    """Follow ``let``/``declare`` aliases: the expression a variable stands for, in the
+    environment it was defined in (with the seat parameters bound around the use: what the
+    alias reads of ``(current player)`` is the parameter there too)."""
     while isinstance(node, Var):
         binding = env.get(node.name)
         if not isinstance(binding, Alias):
             break
-        node, env = binding.expr, binding.env
+        node, env = binding.expr, with_params(binding.env, env)
     return node, env
+
+
+def with_params(defined: Env, used: Env) -> Env:
+    """``defined`` (where an expression was written) with the seat parameters bound in
+    ``used`` (where it is read) that it lacks."""
+    for name, value in used.items:
+        if name.startswith(SEAT_PARAM) and defined.get(name) is None:
+            defined = defined.bind(name, value)
+    return defined
 
 
 @dataclass(frozen=True)
@@ -378,6 +394,8 @@ __all__ = [
     "SlotSet",
     "StageNode",
     "StageRef",
+    "SEAT_PARAM",
     "Sym",
     "deref",
+    "with_params",
 ]
