@@ -74,6 +74,20 @@ def test_all_over_subsets_runs_for_the_empty_subset_too() -> None:
     assert scores(game(f"{DEAL3} {count}"), 4) == {(8, 8)}
 
 
+def test_the_first_subset_is_empty_and_the_last_is_every_card() -> None:
+    # the engine lists the subsets from the empty one (top, and 0) to the whole collection
+    # (bottom); a located error before ("cannot use ... as a card collection here")
+    hand = "(subsets ('P iloc HAND))"
+    count = (f"(do ((all player 'P (do ((inc ('P sto SCORE) (size (bottom {hand})))"
+             f" (inc ('P sto SCORE) (* 4 (size (top {hand}))))"
+             f" (inc ('P sto SCORE) (* 4 (size (0 {hand}))))"
+             f" (inc ('P sto BOTTOM) (sum (bottom {hand}) using (game points VALUE)))"
+             f" (inc ('P sto HAND) (sum ('P iloc HAND) using (game points VALUE))))))))")
+    scoring = ("(scoring max (+ ((current player) sto SCORE)"
+               " (- ((current player) sto BOTTOM) ((current player) sto HAND))))")
+    assert scores(game(f"(do ({VALUE})) {DEAL3} {count}", scoring=scoring), 4) == {(3, 3)}
+
+
 def test_the_size_of_a_partition_counts_its_groups() -> None:
     count = "(do ((all player 'P (set ('P sto SCORE) (size (partition SUIT ('P iloc HAND)))))))"
     # three cards of six, three of each suit: both hands hold both suits, or each one suit

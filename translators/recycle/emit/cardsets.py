@@ -57,6 +57,7 @@ from translators.recycle.syntax.nodes import (
     SetOp,
     Slice,
     Sort,
+    Subsets,
     Sum,
     Tuples,
     Var,
@@ -131,6 +132,11 @@ def member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Lite
         groups, groups_env = deref(real.groups, real_env)
         if isinstance(groups, Tuples) and real.position == "top":
             return top_tuple_member(cx, groups, groups_env, ctl, card)
+        if isinstance(groups, Subsets):  # the engine lists the empty subset first, every card last
+            if real.position == "top" or (real.position != "bottom" and static_int(real.position, real_env) == 0):
+                return [FALSE]
+            if real.position == "bottom":
+                return cx.member(groups.cards, groups_env, ctl, card)
     if isinstance(real, Tuples):
         return top_tuple_member(cx, real, real_env, ctl, card)
     raise TranslationError(coll, f"cannot use `{describe(coll)}` as a card collection here")
@@ -581,4 +587,4 @@ def _bind_card(card: Term) -> Any:
 
 def is_card_collection(node: Any) -> bool:
     """Whether a (dereferenced) expression is a collection of cards the domains know."""
-    return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var, Slice))
+    return isinstance(node, (CardLocation, Filter, SetOp, Sort, CardsAgg, Var, Slice, CollectionAt))
