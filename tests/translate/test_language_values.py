@@ -229,3 +229,27 @@ def test_conditions_read_a_string_cell_and_a_top_card_named_in_play() -> None:
             "     ((== (game str (game str PILE)) YES) (set ((1 player) sto SCORE) 5))))")
     # the stock's top card, made last, is a THREE
     assert scores(game(body)) == {(1, 1)}
+
+
+def test_sums_compared_with_one_constant_add_each_their_own_points() -> None:
+    # both sums saturate just above 2 through one table, which was made for the first card's
+    # points and then served every other card for those only: a hand with a TWO summed to nothing
+    ones = "(set (game points ONES) (((RANK : ONE) 1) ((RANK : TWO) 1) ((RANK : THREE) 1)))"
+    body = (f"(do ({ones} {VALUE})) {DEAL3} "
+            "(do ((all player 'P (do (((> (sum ('P iloc HAND) using (game points ONES)) 2) (inc ('P sto SCORE) 1))"
+            " ((> (sum ('P iloc HAND) using (game points VALUE)) 2) (inc ('P sto SCORE) 1)))))))")
+    assert scores(game(body), 4) == {(2, 2)}
+
+
+def test_an_option_that_would_do_nothing_is_not_offered() -> None:
+    # CardStock drops an option that makes no action (GameIterator.BuildOptions): here one whose
+    # effects are all conditional and none holds (it was offered as a move that did nothing)
+    turn = ("(stage player (end (== (game sto ROUNDS) 4))"
+            " (choice ((do ((all player 'P ((== (size ('P iloc HAND)) 3) (inc ('P sto SCORE) 1)))))"
+            " (do (((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))"
+            " (do (((== (size ((current player) iloc HAND)) 2) (inc ((current player) sto SCORE) 5))))"
+            " (turn pass)))"
+            " (do ((inc (game sto ROUNDS) 1))))")
+    deal = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+    runs = playouts(game(f"{deal} {turn}"), 12)
+    assert min(o for p in runs for o in p.options) < 4 and max(o for p in runs for o in p.options) >= 3

@@ -203,7 +203,9 @@ class Tables:
     def capped(self, a: Interval, b: Interval, cap: int) -> str | None:
         """``(NAME x y z)``: z = min(x + y, cap), for x in a, y in b."""
         key = ("capped", cap)
-        if key in self.made or self._recursive(b, a, (min(a[0] + b[0], cap), cap)):
+        # every call widens ``plus`` to its own addends and sums (above the cap too: the rule
+        # saturates a sum it has computed), the relation made by the first too
+        if self._recursive(b, a, (min(a[0] + b[0], cap), max(a[1] + b[1], cap))):
             if key not in self.made:
                 name = f"plus_upto_{_n(cap)}"
                 # one relation for every call: no lower bound taken from the first call's ranges

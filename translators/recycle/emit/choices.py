@@ -3,6 +3,8 @@ for the others, and ``random``'s moves where a step needs chance."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Function, Term, Variable
@@ -16,7 +18,7 @@ from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import NOOP, RANDOM, c, f, loc, rule
-from translators.recycle.syntax.nodes import CardAt, Game
+from translators.recycle.syntax.nodes import CardAt, Game, Node
 
 
 def has_chance(comp: Compiler, game: Game) -> bool:
@@ -53,7 +55,7 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
                     if problem not in warnings:
                         warnings.append(problem)
                 lits += member
-            lits += _executable(comp, plan.options[(choice.id, option.index)][0], ctl)
+            lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl)
             move = emitter.choose_term(option)
             with book.group(f"option {option.index} of choice {choice.id}: {describe(option.node)}", option.node):
                 book.add(rule(f("legal", who, move), lits))
@@ -101,20 +103,41 @@ def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable
     return found
 
 
-def _executable(comp: Compiler, first: Batch, ctl: StepCtl) -> list[Literal]:
-    """CardStock offers an option only if its actions can be carried out: the unconditional
-    card moves of the option's first step (batch ``first``) need a card to move."""
+def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: StepCtl) -> list[Literal]:
+    """CardStock offers an option only if it makes some action (``GameIterator.BuildOptions``
+    drops an empty one): the unconditional card moves of the option's first step need a card to
+    move; and an option all of whose effects are conditional, in its first step, needs one of
+    them whose conditions hold (and that has a card to move)."""
+    first = batches[0]
     lits: list[Literal] = []
     for effect in first.effects:
-        if effect.guards:
-            continue
-        if isinstance(effect, ir.MoveCard):
-            real, real_env = deref(effect.card, effect.env)
-            if isinstance(real, CardAt):
-                lits += comp.exists(real.cards, real_env, ctl)
-        elif isinstance(effect, ir.BulkMove):
-            lits += comp.exists(effect.source, effect.env, ctl)
+        if not effect.guards:
+            lits += _has_card(comp, effect, ctl)
+    inside = {id(node) for node in _nodes(option.node)}
+    effects = [e for e in option.effects if id(e.node) in inside]  # not what follows the choice
+    if effects and all(e.guards for e in effects) and {e.id for e in effects} <= {e.id for e in first.effects}:
+        alternatives = [[lit for guard in e.guards for lit in comp.cond(guard.cond, guard.env, ctl)]
+                        + _has_card(comp, e, ctl) for e in effects]
+        lits.append(comp.aux("acts", alternatives, option.env, option.node))
     return lits
+
+
+def _nodes(node: Node) -> Iterator[Node]:
+    """``node`` and every node below it."""
+    yield node
+    for child in node.subnodes():
+        yield from _nodes(child)
+
+
+def _has_card(comp: Compiler, effect: ir.Effect, ctl: StepCtl) -> list[Literal]:
+    """What a card move needs to make an action: a card where it takes one from."""
+    if isinstance(effect, ir.MoveCard):
+        real, real_env = deref(effect.card, effect.env)
+        if isinstance(real, CardAt):
+            return comp.exists(real.cards, real_env, ctl)
+    elif isinstance(effect, ir.BulkMove):
+        return comp.exists(effect.source, effect.env, ctl)
+    return []
 
 
 def emit_chance(comp: Compiler) -> None:
