@@ -3,8 +3,6 @@ for the others, and ``random``'s moves where a step needs chance."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Function, Term, Variable
@@ -13,12 +11,13 @@ from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.emit.groups import slots
+from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import NOOP, RANDOM, c, f, loc, rule
-from translators.recycle.syntax.nodes import CardAt, Game, Node
+from translators.recycle.syntax.nodes import CardAt, Game
 
 
 def has_chance(comp: Compiler, game: Game) -> bool:
@@ -113,20 +112,13 @@ def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: St
     for effect in first.effects:
         if not effect.guards:
             lits += _has_card(comp, effect, ctl)
-    inside = {id(node) for node in _nodes(option.node)}
-    effects = [e for e in option.effects if id(e.node) in inside]  # not what follows the choice
+    effects = option.effects[:option.own]
     if effects and all(e.guards for e in effects) and {e.id for e in effects} <= {e.id for e in first.effects}:
         alternatives = [[lit for guard in e.guards for lit in comp.cond(guard.cond, guard.env, ctl)]
                         + _has_card(comp, e, ctl) for e in effects]
-        lits.append(comp.aux("acts", alternatives, option.env, option.node))
+        acts = comp.aux("acts", alternatives, option.env, option.node)
+        lits += [] if acts is ALWAYS else [acts]
     return lits
-
-
-def _nodes(node: Node) -> Iterator[Node]:
-    """``node`` and every node below it."""
-    yield node
-    for child in node.subnodes():
-        yield from _nodes(child)
 
 
 def _has_card(comp: Compiler, effect: ir.Effect, ctl: StepCtl) -> list[Literal]:

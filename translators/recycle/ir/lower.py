@@ -445,10 +445,11 @@ class Lowerer:
                 self.leading(item, option_env, legal)
                 fwd: Forwards = {}
                 effects = self.item(item, option_env, (), fwd)
+                own = len(effects)
                 if tail:
                     effects += self.seq(tail, tail_env or env, (), fwd)
                 index = len(choice.options)
-                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env))
+                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own))
         return choice
 
     def group_options(self, item: Any, env: Env) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:

@@ -142,11 +142,11 @@ def deref(node: Any, env: Env) -> tuple[Any, Env]:
         binding = env.get(node.name)
         if not isinstance(binding, Alias):
             break
-        node, env = binding.expr, with_params(binding.env, env)
+        node, env = binding.expr, _with_params(binding.env, env)
     return node, env
 
 
-def with_params(defined: Env, used: Env) -> Env:
+def _with_params(defined: Env, used: Env) -> Env:
     """``defined`` (where an expression was written) with the seat parameters bound in
     ``used`` (where it is read) that it lacks."""
     for name, value in used.items:
@@ -304,7 +304,8 @@ class Block:
 
 @dataclass(eq=False)
 class Option:
-    """One option of a choice: fork variables, legality conditions, and its effects."""
+    """One option of a choice: fork variables, legality conditions, and its effects: its own
+    (the first ``own``), then those of the actions that follow the choice in its stage."""
 
     index: int
     node: Node
@@ -312,6 +313,7 @@ class Option:
     legal: list[tuple[Node, Env]]
     effects: list[Effect]
     env: Env
+    own: int
 
 
 @dataclass(eq=False)
@@ -397,5 +399,4 @@ __all__ = [
     "SEAT_PARAM",
     "Sym",
     "deref",
-    "with_params",
 ]
