@@ -113,12 +113,12 @@ def test_whether_a_hand_holds_a_run_of_any_size() -> None:
     assert scores(game(f"{DEAL3} {count}"), 40) == {(0, 0), (1, 1)}
 
 
-def engine_runs(values: list[int], length: int) -> int:
-    """How many runs ``(runs largest LENGTH ...)`` makes of cards with these points: the engine's
-    walk (``GameIterator.ProcessMemset``) written again, card by card."""
+def engine_run_list(values: list[int], length: int) -> list[list[int]]:
+    """The runs ``(runs largest LENGTH ...)`` makes of cards with these points (card indexes):
+    the engine's walk (``GameIterator.ProcessMemset``) written again, card by card."""
     order = sorted(range(len(values)), key=values.__getitem__)
     current: list[list[int]] = [[]]
-    made = 0
+    made: list[list[int]] = []
     for j, card in enumerate(order):
         if j == 0:
             current[-1].append(card)
@@ -128,9 +128,14 @@ def engine_runs(values: list[int], length: int) -> int:
             for run in current:
                 run.append(card)
         else:
-            made += sum(1 for run in current if len(run) >= length)
+            made += [run for run in current if len(run) >= length]
             current = [[card]]
-    return made + sum(1 for run in current if len(run) >= length)
+    return made + [run for run in current if len(run) >= length]
+
+
+def engine_runs(values: list[int], length: int) -> int:
+    """How many runs ``(runs largest LENGTH ...)`` makes of cards with these points."""
+    return len(engine_run_list(values, length))
 
 
 def test_the_number_of_runs_counts_them_as_the_engine_makes_them() -> None:
@@ -146,6 +151,23 @@ def test_the_number_of_runs_counts_them_as_the_engine_makes_them() -> None:
         expected.add(tuple(10 * r + (r >= 2) for r in runs))
     found = scores(game(f"{DEAL3} {count}"), 40)
     assert found <= expected and len(found) >= 3
+
+
+def test_all_over_the_largest_runs_runs_once_for_every_stretch_the_engine_closes() -> None:
+    """``all`` over ``(runs largest N ...)`` runs its body once for each run the engine makes:
+    every stretch of consecutive points held, short ones too (points 1, 2 and 4 make two runs of
+    one or more; only the longest was kept before)."""
+    points = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 4)))"
+    count = (f"(do ({points} (all player 'P (all (runs largest 1 ('P iloc HAND) using (game points VALUE)) 'R"
+             " (inc ('P sto SCORE) (+ 10 (size 'R)))))))")
+    deck = [1, 1, 2, 2, 4, 4]
+    expected = set()
+    for hand in itertools.combinations(range(6), 3):
+        rest = [c for c in range(6) if c not in hand]
+        expected.add(tuple(sum(10 + len(run) for run in engine_run_list([deck[c] for c in cards], 1))
+                           for cards in (hand, rest)))
+    found = scores(game(f"{DEAL3} {count}"), 40)
+    assert found <= expected and len(found) >= 3 and any(max(score) > 30 for score in found)
 
 
 def test_the_most_runs_a_pile_can_make_is_the_engine_s_largest_count() -> None:

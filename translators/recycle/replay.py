@@ -11,7 +11,8 @@ that tells them apart), the one the engine moved next first; where it picks an i
 (``(random A..B)``), the next value the engine set that it may pick; where a seat decides, the translation must offer as many options as the engine
 did, to the same seat, and the replay plays the translation's move matching the engine's chosen
 option (by the cards it moves or the values it sets; else, when the other roles wait, by which
-move's next state shows the option's effects; else by position among the options; moves naming
+move's next state shows the option's effects, ties broken by what the engine did right after the
+decision; else by position among the options; moves naming
 either of two identical cards are alike); before each decision every card must be where the
 engine has it (pile by pile, order aside; memories are not compared); at the end the scores must
 be the engine's.
@@ -110,6 +111,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     names = card_names(translation)
     moved = [entry for e in events if isinstance(e, TranscriptLine) for entry in _card_moves(e.text, names)]
     decisions = [e for e in events if isinstance(e, Decision)]
+    done = _done_after(events)
     places = engine_places(events)
     attrs = {card_constant(translation.model, c.id).name: frozenset(c.attrs) for c in translation.model.cards}
     places_differ = False
@@ -152,7 +154,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                         result.mismatches.append(Mismatch(decision.index, differ))
                 preview = _previewer(machine, state, legals, index)
                 found = _decide(decision, index, legal, names, result, preview, _card_places(state),
-                                translation.option_places)
+                                translation.option_places, done.get(next_decision - 1, ""))
                 if found is None:
                     return result
                 move = found
@@ -184,6 +186,24 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
 
 
 Places = dict[tuple[str, str, str], Counter[frozenset[tuple[str, str]]]]
+
+
+def _done_after(events: Sequence[Decision | GameEnd | TranscriptLine]) -> dict[int, str]:
+    """For each decision (by its place among the decisions), the cards moved and values set
+    right after it (the transcript's ``M:`` and ``S:`` lines up to the next other line), joined
+    as the engine joins an option's actions."""
+    out: dict[int, str] = {}
+    at, lines, reading = -1, [], False
+    for e in [*events, None]:
+        if reading and isinstance(e, TranscriptLine) and e.text.startswith(("M:", "S:")):
+            lines.append(e.text)
+            continue
+        if reading and lines:
+            out[at] = "; ".join(lines)
+        reading = isinstance(e, Decision)
+        if reading:
+            at, lines = at + 1, []
+    return out
 
 
 def engine_places(events: Sequence[Decision | GameEnd | TranscriptLine]) -> dict[int, Places]:
@@ -400,11 +420,14 @@ def _previewer(machine: StateMachine, state: State, legals: list[list[Term]],
 def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
             result: ReplayResult, preview: Callable[[Term], list[State]] | None = None,
             places: dict[str, set[tuple[str, str, str]]] | None = None,
-            option_places: dict[str, int] | None = None) -> Term | None:
+            option_places: dict[str, int] | None = None, done: str = "") -> Term | None:
     """The translation's move for the engine's ``decision`` (None, recording why, when the two
     part): when the others wait, the move after which the most of the option's effects are seen
     (a card moved from the engine's source to its target, a value set), if one move has the
-    most; else the move naming what the chosen option moves or sets; else the same position."""
+    most (ties broken by as many moves and values as the option has that the engine ``done``
+    right after the decision: its option texts show a group's top card for every card it
+    moves); else the move naming what
+    the chosen option moves or sets; else the same position."""
     if decision.seat != seat:
         result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
                                                           f"the translation's player{seat}"))
@@ -420,6 +443,11 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
         seen = {m: max(_effects_seen(chosen, s, names, places) for s in preview(m)) for m in legal}
         top = max(seen.values(), default=0)
         candidates = [m for m in legal if seen[m] == top] if top > 0 else legal
+        if len(candidates) > 1 and done:
+            own = "; ".join(done.split("; ")[:len(chosen.split("; "))])  # the option's, not what follows
+            then = {m: max(_effects_seen(own, s, names, places) for s in preview(m)) for m in candidates}
+            most = max(then.values())
+            candidates = [m for m in candidates if then[m] == most] if most > 0 else candidates
         if len(candidates) == 1:
             result.by_content += 1
             return candidates[0]

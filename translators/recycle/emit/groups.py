@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations, permutations
+from itertools import permutations
 from typing import Any
 
 from ggp.gdl.rules import Literal, Not
@@ -123,48 +123,63 @@ def slot_check(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl) -> list[Lit
         return out
     if node.kind == "run":
         return [is_run(cx, node, env, ctl)]
-    lengths = [k for k in range(node.length + 1, SLOTS + 1)]
-    return [has_run(cx, node, node.length, env, ctl)] + [Not(has_run(cx, node, k, env, ctl)) for k in lengths]
+    return [is_run(cx, node, env, ctl, largest=True)]
 
 
-def is_run(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl) -> Literal:
-    """The group's card values are consecutive and distinct."""
+def is_run(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl, largest: bool = False) -> Literal:
+    """The group's card values are consecutive and distinct; ``largest``: and no member of the
+    collection is worth one less than the least or one more than the most, a stretch the
+    engine's sorted walk (``runs largest``) closes at a gap at both ends."""
     values = slot_values(cx, node.base, node.points, env, ctl)
-    key = ("isrun", node.base, node.points, env, node.slots, cx.ctl_key(node.base, env, ctl))
+    key = ("isrun", node.base, node.points, env, node.slots, largest, cx.ctl_key(node.base, env, ctl))
     if key not in cx.book.memo:
-        table = run_table(cx, len(node.slots))
-        rel = cx.book.name("isrun")
+        span = value_span(cx, node.base, node.points, env)
+        table = run_table(cx, len(node.slots), span, ends=largest)
+        rel = cx.book.name("largestrun" if largest else "isrun")
         vs = [Variable(f"v{j}") for j in node.slots]
-        body: list[Literal] = [*(f(values, num(j), v) for j, v in zip(node.slots, vs)), f(table, *vs)]
+        body: list[Literal] = [*(f(values, num(j), v) for j, v in zip(node.slots, vs))]
+        if largest:
+            below, above = Variable("b"), Variable("a")
+            held = held_values(cx, node.base, node.points, env, ctl)
+            body += [f(table, *vs, below, above), Not(f(held, below)), Not(f(held, above))]
+        else:
+            body.append(f(table, *vs))
         cx.book.add(rule(c(rel), body))
         cx.book.memo[key] = c(rel)
     made: Literal = cx.book.memo[key]
     return made
 
 
-def has_run(cx: Compiler, node: ir.SlotCheck, length: int, env: Env, ctl: Ctl) -> Literal:
-    """Some group of ``length`` filled slots is a run."""
-
-    key = ("hasrun", node.base, node.points, env, length, cx.ctl_key(node.base, env, ctl))
+def held_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl) -> str:
+    """``(NAME V)``: a member of the collection is worth V."""
+    values = slot_values(cx, base, points, env, ctl)
+    key = ("heldv", values)
     if key not in cx.book.memo:
-        rel = cx.book.name("hasrun")
-        for slots in combinations(range(1, SLOTS + 1), length):
-            check = ir.SlotCheck("run", node.base, slots, node.points, length)
-            cx.book.add(rule(c(rel), [is_run(cx, check, env, ctl)]))
-        cx.book.memo[key] = c(rel)
-    made: Literal = cx.book.memo[key]
+        rel = cx.book.name("held")
+        cx.book.add(rule(f(rel, Variable("v")), f(values, Variable("j"), Variable("v"))))
+        cx.book.memo[key] = rel
+    made: str = cx.book.memo[key]
     return made
 
 
-def run_table(cx: Compiler, length: int) -> str:
-    """``(NAME V1 ... Vk)``: k values (1 to 13) that are k consecutive numbers in any order."""
-    key = ("runtable", length)
+def value_span(cx: Compiler, base: Any, points: Any, env: Env) -> tuple[int, int]:
+    """The least and the most points the collection's cards can be worth (1..13 when unknown)."""
+    values = {v for cid in cx.domain_cards(base, env) for v in cx.pointmaps.card_values(points, env, cid)}
+    return (min(values), max(values)) if values else (1, 13)
+
+
+def run_table(cx: Compiler, length: int, span: tuple[int, int], ends: bool = False) -> str:
+    """``(NAME V1 ... Vk)``: k values within ``span`` that are k consecutive numbers in any
+    order; with ``ends``, two more columns: one less than the least, one more than the most."""
+    key = ("runtable", length, span, ends)
     if key not in cx.book.memo:
-        rel = cx.book.name("runof")
-        with cx.book.group(f"table: {length} consecutive values, in any order"):
-            for low in range(1, 14 - length + 1):
-                for perm in permutations(range(low, low + length)):
-                    cx.book.add(rule(f(rel, *[num(x) for x in perm])))
+        rel = cx.book.name("runends" if ends else "runof")
+        low, high = span
+        with cx.book.group(f"table: {length} consecutive values of {low}..{high}, in any order"):
+            for first in range(low, high - length + 2):
+                extra = [num(first - 1) if first > 0 else c("none"), num(first + length)] if ends else []
+                for perm in permutations(range(first, first + length)):
+                    cx.book.add(rule(f(rel, *[num(x) for x in perm], *extra)))
         cx.book.memo[key] = rel
     made: str = cx.book.memo[key]
     return made

@@ -2,8 +2,8 @@
 
 Slot j holds the j-th member of a collection in card-id order; a group is a set of slots
 (:class:`~.nodes.SlotSet`) with the checks under which it is one of the collection's groups
-(:class:`~.nodes.SlotCheck`: its slots are filled; for runs, their cards make a run, the
-largest). ``all`` over groups runs its body once per group (``lower.py``, the checks guarding
+(:class:`~.nodes.SlotCheck`: its slots are filled; for runs, their cards make a run, for
+``largest`` one that no other member extends at either end). ``all`` over groups runs its body once per group (``lower.py``, the checks guarding
 it); a choice among groups has one option per group (the checks making it legal).
 """
 
@@ -60,10 +60,9 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
     for size in range(least, SLOTS + 1):
         for slots in combinations(range(1, SLOTS + 1), size):
             checks = [ir.SlotCheck("exist", base, slots, **at)]
-            if isinstance(coll, Runs):
-                checks.append(ir.SlotCheck("run", base, slots, coll.points, size, **at))
-                if coll.mode == "largest":
-                    checks.append(ir.SlotCheck("largest", base, slots, coll.points, size, **at))
+            if isinstance(coll, Runs):  # a largest run is a run that no member extends
+                kind = "largest" if coll.mode == "largest" else "run"
+                checks.append(ir.SlotCheck(kind, base, slots, coll.points, size, **at))
             out.append((ir.SlotSet(base, slots, **at), checks))
     return out
 

@@ -181,7 +181,9 @@ class SlotSet(Node):
 @dataclass(frozen=True)
 class SlotCheck(Node):
     """A condition on a :class:`SlotSet`: its slots are all filled (``exist``), its cards' points
-    make a run (``run``), or it is a run of the largest length any run has (``largest``)."""
+    make a run (``run``), or a run that no member of the collection extends at either end
+    (``largest``: each stretch of consecutive points held, as the engine's sorted walk closes
+    runs at gaps)."""
 
     kind: str
     base: Node
