@@ -48,8 +48,8 @@ def test_a_choice_among_pairs_runs_and_subsets() -> None:
     """``any`` over ``tuples``, ``runs`` or ``subsets`` in a choice (a located error before): one
     option per group the engine offers, the empty subset too; checked against the engine's
     options per decision where it is built. Three cards in hand: eight subsets and a pass at
-    least; more than five members of a collection a choice is among ends the game with
-    ``(failed slots)``, as ``all`` over one does."""
+    least. Six cards dealt once (the hand can hold no more): 64 subsets, played to the end
+    (``(failed slots)`` before: groups were made of five members whatever the hand held)."""
     turn = ("(stage player (end (== (game sto TURNS) 2))"
             " (choice ((any (tuples 2 ((current player) iloc HAND) using (game points VALUE)) 'T"
             " (do ((move (top 'T) (top ((current player) vloc LAID))) (move (top 'T) (top ((current player) vloc LAID))))))"
@@ -62,8 +62,24 @@ def test_a_choice_among_pairs_runs_and_subsets() -> None:
     scoring = "(scoring max (+ (* 10 (size ((current player) vloc LAID))) ((current player) sto SUBSETS)))"
     runs = playouts(game(f"{body} {turn}", scoring=scoring), 12)
     assert all(p.options[0] >= 9 for p in runs) and max(o for p in runs for o in p.options) >= 11
-    six = body.replace("(all player 'P (repeat 3", "(all player 'P (repeat 6").replace("(players 2)", "(players 1)")
-    translation = compile_game(parse_recycle(game(f"{six} {turn}", players=1, scoring=scoring), "six.rcy"))
+    six = body.replace("(all player 'P (repeat 3", "(all player 'P (repeat 6")
+    runs = playouts(game(f"{six} {turn}", players=1, scoring=scoring), 4)
+    assert all(p.options[0] >= 65 for p in runs)
+
+
+def test_groups_of_a_hand_that_can_grow_past_the_slots_are_a_located_warning() -> None:
+    """A hand drawn to every turn from twelve cards can hold more than the groups' five slots:
+    the translation says so where the groups are made, and a game where it does ends with
+    ``(failed slots)``; a hand the analysis bounds gets as many slots as it can hold."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX)) (SUIT (RED, BLACK)))"
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+            " (all (subsets ((current player) iloc HAND)) 'S (set ((current player) sto SUBSETS) (size 'S))))))")
+    text = game(f"(do ((shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck,
+                scoring="(scoring max ((current player) sto SUBSETS))")
+    translation = compile_game(parse_recycle(text, "grow.rcy"))
+    [warning] = [str(w) for w in translation.warnings]
+    assert warning.startswith("grow.rcy:2:") and "can hold up to 12" in warning and "(failed slots)" in warning
     playout = play(make_machine(translation.description, "fast"), translation.description, random.Random(1))
     assert playout.ending == "slots"
 

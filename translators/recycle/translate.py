@@ -56,6 +56,7 @@ from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.decks import hoist_decks
+from translators.recycle.ir.groups import MOST_SLOTS, SLOTS, group_kind
 from translators.recycle.ir.layouts import lay_out_shuffles
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.made import made_sites, make_in_play
@@ -171,19 +172,49 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
     computed repeats unrolled as far as the ranges say their counts go."""
     sites = computed_repeats(game)
     bounds: dict[Site, int] = {}
+    rooms: dict[Site, int] | None = None
     for _ in range(REPEAT_ROUNDS):
         expanded = expand_repeats(game, bounds)
         model = build_model(expanded)
-        program = lower(model)
+        program = lower(model, rooms)
         domains = CardDomains(model, program)
         pointmaps = PointMaps(model, program)
         ranges = integer_ranges(model, program, domains, pointmaps)
         needed = {site: max(ranges.cell("game", cell_name(site))[1], 1) for site in sites}
-        if all(needed[site] <= bounds.get(site, 1) for site in sites):
+        settled = rooms is not None
+        if rooms is None:  # the groups' slots, from the capacities of the game lowered with the default
+            rooms = group_rooms(program, ranges)
+            settled = all(room == SLOTS for room in rooms.values())
+        if settled and all(needed[site] <= bounds.get(site, 1) for site in sites):
             return model, program, domains, pointmaps, ranges
         bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
     raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
                            f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
+
+
+def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, int]:
+    """How many members the groups made at each site are made of: as many as its collection can
+    hold at once (``analysis/capacity.py``) when that is at most :data:`MOST_SLOTS` of its kind,
+    else :data:`SLOTS` (a game where it holds more ends with ``(failed slots)``)."""
+    rooms = {}
+    for site, uses in program.group_sites.items():
+        most = max(ranges.card_bound(coll.cards, env) for coll, env in uses)
+        rooms[site] = max(most, 1) if most <= MOST_SLOTS[group_kind(uses[0][0])] else SLOTS
+    return rooms
+
+
+def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
+    """A warning for each collection whose groups are made of fewer members than it can hold."""
+    found = []
+    for (line, column), uses in sorted(program.group_sites.items()):
+        coll, env = uses[0]
+        most = max(ranges.card_bound(c.cards, e) for c, e in uses)
+        if most > MOST_SLOTS[group_kind(coll)]:
+            found.append(Problem(Location(source, line, column),
+                                 f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card "
+                                 f"id); they can hold up to {most}, and a game where they hold more than {SLOTS} "
+                                 "ends there with `(failed slots)`", "warning"))
+    return found
 
 
 def _run(game: Game) -> Translation:
@@ -203,7 +234,8 @@ def _run(game: Game) -> Translation:
         for batch in block:
             emitter.batch(batch)
     control.build(frozenset(key[1] for key in comp.ledger.temps if key[0] == "flag"))
-    warnings = emit_choices(comp, control, emitter, plan, game.source or "<recycle>")
+    warnings = slot_warnings(program, comp.ranges, game.source or "<recycle>")
+    warnings += emit_choices(comp, control, emitter, plan, game.source or "<recycle>")
     if chance:
         emit_chance(comp)
     emit_storage(comp)

@@ -42,6 +42,7 @@ from translators.recycle.syntax.nodes import (
     CardLocation,
     Compare,
     Fib,
+    Filter,
     IntAgg,
     IntLit,
     IntStorage,
@@ -50,7 +51,9 @@ from translators.recycle.syntax.nodes import (
     Random,
     Runs,
     Score,
+    SetOp,
     Size,
+    Sort,
     Subsets,
     Sum,
     Tri,
@@ -185,7 +188,8 @@ class Ranges:
         return self.card_bound(real, real_env)
 
     def card_bound(self, coll: Any, env: Env) -> int:
-        """How many cards a card collection can hold at once: a pile's capacity, else how many
+        """How many cards a card collection can hold at once: a pile's capacity (a union the sum
+        of its parts', an intersection the least, a filter or sort its source's), else how many
         cards can be in it."""
         real, real_env = deref(coll, env)
         cards = len(self.domains.cards(real, real_env))
@@ -193,6 +197,11 @@ class Ranges:
             places = concrete(real, real_env, self.model)
             if places and all(p in self.capacity for p in places):
                 return min(cards, max(self.capacity[p] for p in places))
+        if isinstance(real, SetOp) and isinstance(real.parts, tuple):
+            parts = [self.card_bound(part, real_env) for part in real.parts]
+            return min(cards, min(parts) if real.op == "intersect" else sum(parts))
+        if isinstance(real, (Filter, Sort)):
+            return min(cards, self.card_bound(real.collection if isinstance(real, Filter) else real.cards, real_env))
         return cards
 
     def sum_interval(self, node: Sum, env: Env) -> Interval:

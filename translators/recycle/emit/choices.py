@@ -43,7 +43,7 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
             for cond, env in option.legal:
                 lits += comp.cond(cond, env, ctl)
                 if isinstance(cond, ir.SlotCheck):  # a group of a choice among groups: too many cards fail
-                    over = slots(comp, cond.base, env, ctl)[1]
+                    over = slots(comp, cond.base, env, ctl, cond.room)[1]
                     failure: tuple[str, list[Literal]] = ("slots", [f("at_step", c(choice.id)), c(over)])
                     if failure not in comp.ledger.failures:
                         comp.ledger.failures.append(failure)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from ggp.gdl.rules import Literal, Not
+from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.places import concrete
@@ -26,6 +26,9 @@ from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import SLOTS
+
+#: Up to this many cards, whether a group is a run is one lookup in a table of the runs' orders.
+PERMUTED = 5
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import c, card_constant, f, num, rule, true
@@ -33,16 +36,16 @@ from translators.recycle.syntax.nodes import CardLocation, Run, Slice
 from translators.recycle.translation_error import TranslationError
 
 
-def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl) -> tuple[str, str]:
-    """Relations ``(NAME J CARD)`` (slot J holds CARD) and ``OVER`` (too many members)."""
-    key = ("slots", base, env, cx.ctl_key(base, env, ctl))
+def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl, room: int = SLOTS) -> tuple[str, str]:
+    """Relations ``(NAME J CARD)`` (slot J of ``room`` holds CARD) and ``OVER`` (too many members)."""
+    key = ("slots", base, env, room, cx.ctl_key(base, env, ctl))
     if key not in cx.book.memo:
         cards = cx.domain_cards(base, env)
         rel = cx.book.name("slot", base)
         m1, m2 = Variable("m1"), Variable("m2")
         with cx.book.group(f"slots: the members of {describe(base)} in card-id order", base):
-            for x in range(SLOTS + 2):
-                cx.book.add(rule(f(f"{rel}_next", num(x), num(min(x + 1, SLOTS + 1)))))
+            for x in range(room + 2):
+                cx.book.add(rule(f(f"{rel}_next", num(x), num(min(x + 1, room + 1)))))
             cx.book.add(rule(f(f"{rel}_n0", num(0))))
             for i, cid in enumerate(cards, start=1):
                 lits = cx.member(base, env, ctl, card_constant(cx.model, cid))
@@ -50,17 +53,17 @@ def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl) -> tuple[str, str]:
                 cx.book.add(rule(f(f"{rel}_n{i}", m2), [before] + lits + [f(f"{rel}_next", m1, m2)]))
                 cx.book.add(rule(f(f"{rel}_n{i}", m1), [before] + cx.negate(lits, env, base)))
                 cx.book.add(rule(f(rel, m2, card_constant(cx.model, cid)), [before] + lits + [f(f"{rel}_next", m1, m2)]))
-            cx.book.add(rule(c(f"{rel}_over"), f(f"{rel}_n{len(cards)}", num(SLOTS + 1))))
+            cx.book.add(rule(c(f"{rel}_over"), f(f"{rel}_n{len(cards)}", num(room + 1))))
         cx.book.memo[key] = (rel, f"{rel}_over")
     made: tuple[str, str] = cx.book.memo[key]
     return made
 
 
-def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl) -> str:
+def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: int = SLOTS) -> str:
     """``(NAME J V)``: slot J holds a card worth V."""
-    key = ("slotv", base, points, env, cx.ctl_key(base, env, ctl))
+    key = ("slotv", base, points, env, room, cx.ctl_key(base, env, ctl))
     if key not in cx.book.memo:
-        rel, _ = slots(cx, base, env, ctl)
+        rel, _ = slots(cx, base, env, ctl, room)
         name = cx.book.name("slotv", base)
         card = Variable("c")
         plits, pts = cx.points(points, env, ctl, card)
@@ -73,7 +76,7 @@ def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl) -> str
 
 def slot_member(cx: Compiler, node: ir.SlotSet, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
     """A card is in a group of slots."""
-    rel, _ = slots(cx, node.base, env, ctl)
+    rel, _ = slots(cx, node.base, env, ctl, node.room)
     alts: list[list[Literal]] = [[f(rel, num(j), card)] for j in node.slots]
     if len(alts) == 1:
         return alts[0]
@@ -87,15 +90,15 @@ def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) ->
     chosen = node.slots
     if not chosen:  # the empty subset
         return [], num(0)
-    values = slot_values(cx, node.base, points, env, ctl)
-    key = ("slotsum", node.base, points, env, chosen, cx.ctl_key(node.base, env, ctl))
+    values = slot_values(cx, node.base, points, env, ctl, node.room)
+    key = ("slotsum", node.base, points, env, chosen, node.room, cx.ctl_key(node.base, env, ctl))
     if key not in cx.book.memo:
         rel = cx.book.name("slotsum")
         s, v, t = Variable("s"), Variable("v"), Variable("t")
         if len(chosen) == 1:
             cx.book.add(rule(f(rel, v), f(values, num(chosen[0]), v)))
         else:
-            parent = ir.SlotSet(node.base, chosen[:-1])
+            parent = ir.SlotSet(node.base, chosen[:-1], node.room)
             plits, pterm = slot_sum(cx, parent, points, env, ctl)
             cards = cx.domain_cards(node.base, env)
             top = max((max(cx.pointmaps.card_values(points, env, cid)) for cid in cards), default=0)
@@ -109,7 +112,7 @@ def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) ->
 
 def slot_check(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl) -> list[Literal]:
     """``exist``, ``run`` or ``largest`` of a group of slots."""
-    rel, over = slots(cx, node.base, env, ctl)
+    rel, over = slots(cx, node.base, env, ctl, node.room)
     if ctl.batch is not None:
         cx.ledger.failures.append(("slots", [f("at_step", c(ctl.batch)), c(over)]))
     if node.kind == "exist":
@@ -130,29 +133,35 @@ def is_run(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl, largest: bool =
     """The group's card values are consecutive and distinct; ``largest``: and no member of the
     collection is worth one less than the least or one more than the most, a stretch the
     engine's sorted walk (``runs largest``) closes at a gap at both ends."""
-    values = slot_values(cx, node.base, node.points, env, ctl)
-    key = ("isrun", node.base, node.points, env, node.slots, largest, cx.ctl_key(node.base, env, ctl))
+    values = slot_values(cx, node.base, node.points, env, ctl, node.room)
+    key = ("isrun", node.base, node.points, env, node.slots, node.room, largest, cx.ctl_key(node.base, env, ctl))
     if key not in cx.book.memo:
         span = value_span(cx, node.base, node.points, env)
-        table = run_table(cx, len(node.slots), span, ends=largest)
         rel = cx.book.name("largestrun" if largest else "isrun")
         vs = [Variable(f"v{j}") for j in node.slots]
-        body: list[Literal] = [*(f(values, num(j), v) for j, v in zip(node.slots, vs))]
-        if largest:
-            below, above = Variable("b"), Variable("a")
-            held = held_values(cx, node.base, node.points, env, ctl)
-            body += [f(table, *vs, below, above), Not(f(held, below)), Not(f(held, above))]
-        else:
-            body.append(f(table, *vs))
-        cx.book.add(rule(c(rel), body))
+        read: list[Literal] = [f(values, num(j), v) for j, v in zip(node.slots, vs)]
+        below, above = Variable("b"), Variable("a")
+        held = held_values(cx, node.base, node.points, env, ctl, node.room) if largest else ""
+        outside: list[Literal] = [Not(f(held, below)), Not(f(held, above))] if largest else []
+        k = len(node.slots)
+        if k <= PERMUTED:
+            table = run_table(cx, k, span, ends=largest)
+            cx.book.add(rule(c(rel), read + [f(table, *vs, *([below, above] if largest else []))] + outside))
+        else:  # one rule for each slot that may hold the least value; the others above it, distinct
+            window, ends = window_table(cx, k, span)
+            for least in vs:
+                others = [v for v in vs if v is not least]
+                body = read + [f(window, least, v) for v in others]
+                body += [Distinct(a, b) for i, a in enumerate(others) for b in others[i + 1:]]
+                cx.book.add(rule(c(rel), body + ([f(ends, least, below, above)] + outside if largest else [])))
         cx.book.memo[key] = c(rel)
     made: Literal = cx.book.memo[key]
     return made
 
 
-def held_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl) -> str:
+def held_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: int) -> str:
     """``(NAME V)``: a member of the collection is worth V."""
-    values = slot_values(cx, base, points, env, ctl)
+    values = slot_values(cx, base, points, env, ctl, room)
     key = ("heldv", values)
     if key not in cx.book.memo:
         rel = cx.book.name("held")
@@ -166,6 +175,23 @@ def value_span(cx: Compiler, base: Any, points: Any, env: Env) -> tuple[int, int
     """The least and the most points the collection's cards can be worth (1..13 when unknown)."""
     values = {v for cid in cx.domain_cards(base, env) for v in cx.pointmaps.card_values(points, env, cid)}
     return (min(values), max(values)) if values else (1, 13)
+
+
+def window_table(cx: Compiler, length: int, span: tuple[int, int]) -> tuple[str, str]:
+    """``(NAME LO V)``: V is one of the ``length - 1`` values above LO in a run of ``length``
+    starting at LO, within ``span``; and ``(ENDS LO BELOW ABOVE)``: the values just outside it."""
+    key = ("window", length, span)
+    if key not in cx.book.memo:
+        rel, ends = cx.book.name("runwindow"), cx.book.name("runends")
+        low, high = span
+        with cx.book.group(f"table: runs of {length} values of {low}..{high} by their least value"):
+            for first in range(low, high - length + 2):
+                for v in range(first + 1, first + length):
+                    cx.book.add(rule(f(rel, num(first), num(v))))
+                cx.book.add(rule(f(ends, num(first), num(first - 1) if first > 0 else c("none"), num(first + length))))
+        cx.book.memo[key] = (rel, ends)
+    made: tuple[str, str] = cx.book.memo[key]
+    return made
 
 
 def run_table(cx: Compiler, length: int, span: tuple[int, int], ends: bool = False) -> str:

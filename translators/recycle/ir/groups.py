@@ -28,16 +28,31 @@ from translators.recycle.syntax.nodes import (
 )
 from translators.recycle.translation_error import TranslationError
 
-#: How many members of a collection its groups are made of (more: ``(failed slots)``).
+#: How many members of a collection its groups are made of when the analysis cannot bound how
+#: many it holds (more: ``(failed slots)``).
 SLOTS = 5
+#: The most slots a collection's groups are made of when it is bounded: subsets (2^N groups),
+#: runs and tuples.
+MOST_SLOTS = {"subsets": 8, "runs": 10, "tuples": 10}
+
+
+def group_site(coll: Subsets | Runs | Tuples) -> tuple[int, int]:
+    """Where a collection of groups is written (its rooms are decided by site)."""
+    return coll.line, coll.column
+
+
+def group_kind(coll: Subsets | Runs | Tuples) -> str:
+    """``subsets``, ``runs`` or ``tuples``."""
+    return "subsets" if isinstance(coll, Subsets) else "runs" if isinstance(coll, Runs) else "tuples"
 
 Group = tuple[ir.SlotSet, list[ir.SlotCheck]]
 
 
-def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, empty: bool = False) -> list[Group]:
+def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, empty: bool = False,
+                   room: int = SLOTS) -> list[Group]:
     """Every group the collection can have, with its checks: the subsets of the first
-    ``SLOTS`` members (the empty one too when ``empty``), the runs among them, or for each
-    value the point map gives every N of the first ``SLOTS`` cards scoring it (the engine's
+    ``room`` members (the empty one too when ``empty``), the runs among them, or for each
+    value the point map gives every N of the first ``room`` cards scoring it (the engine's
     ``CardGrouping.TuplesOfSize``)."""
     at: dict[str, Any] = {"line": coll.line, "column": coll.column}
     if isinstance(coll, Tuples):
@@ -49,22 +64,22 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
             card = Var(f"_T{coll.line}_{coll.column}_{value}", kind="card", **at)
             scoring = Compare("==", Score(card, coll.points, **at), IntLit(value, **at), kind="int", **at)
             scored = Filter(coll.cards, card, scoring, **at)
-            for slots in combinations(range(1, SLOTS + 1), size):
-                out.append((ir.SlotSet(scored, slots, **at), [ir.SlotCheck("exist", scored, slots, **at)]))
+            for slots in combinations(range(1, room + 1), size):
+                out.append((ir.SlotSet(scored, slots, room, **at), [ir.SlotCheck("exist", scored, slots, room=room, **at)]))
         return out
     base = coll.cards
     least = 0 if empty else 1
     if isinstance(coll, Runs):
         least = static_literal(coll.length, env) or 1
     out = []
-    for size in range(least, SLOTS + 1):
-        for slots in combinations(range(1, SLOTS + 1), size):
-            checks = [ir.SlotCheck("exist", base, slots, **at)]
+    for size in range(least, room + 1):
+        for slots in combinations(range(1, room + 1), size):
+            checks = [ir.SlotCheck("exist", base, slots, room=room, **at)]
             if isinstance(coll, Runs):  # a largest run is a run that no member extends
                 kind = "largest" if coll.mode == "largest" else "run"
-                checks.append(ir.SlotCheck(kind, base, slots, coll.points, size, **at))
-            out.append((ir.SlotSet(base, slots, **at), checks))
+                checks.append(ir.SlotCheck(kind, base, slots, coll.points, size, room, **at))
+            out.append((ir.SlotSet(base, slots, room, **at), checks))
     return out
 
 
-__all__ = ["SLOTS", "Group", "group_elements"]
+__all__ = ["MOST_SLOTS", "SLOTS", "Group", "group_elements", "group_kind", "group_site"]

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -34,7 +35,7 @@ from translators.recycle.ir.forwards import (
     invalidate_source,
     location_key,
 )
-from translators.recycle.ir.groups import group_elements
+from translators.recycle.ir.groups import SLOTS, group_elements, group_site
 from translators.recycle.ir.nodes import (
     Alias,
     Domain,
@@ -98,8 +99,11 @@ E = TypeVar("E", bound=ir.Effect)
 class Lowerer:
     """Builds the :class:`~.ir.Program` of one game."""
 
-    def __init__(self, model: GameModel):
+    def __init__(self, model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None):
         self.model = model
+        #: How many members the groups made at each site are made of (default ``SLOTS``).
+        self.rooms = dict(rooms or {})
+        self.group_sites: dict[tuple[int, int], list[tuple[Subsets | Runs | Tuples, Env]]] = {}
         self.effects: dict[int, ir.Effect] = {}
         self.guards: dict[int, Guard] = {}
         self.stages: dict[str, ir.StageNode] = {}
@@ -130,7 +134,8 @@ class Lowerer:
             env = env.bind(declaration.var.name, binding)
         self.top_env = env
         body = self.flow(self.model.game.flow, env)
-        return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites)
+        return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites,
+                          self.group_sites)
 
     def flow(self, items: Any, env: Env) -> list[ir.Item]:
         """Lower a stage body (or the top level)."""
@@ -367,7 +372,7 @@ class Lowerer:
         its checks; a game where the cards have more members than slots ends with
         ``(failed slots)``."""
         out: list[ir.Effect] = []
-        for group, checks in group_elements(self.model, coll, coll_env, empty=True):
+        for group, checks in group_elements(self.model, coll, coll_env, empty=True, room=self.room(coll, coll_env)):
             inner_env = env.bind(node.var.name, Alias(group, coll_env))
             added = tuple(self.new_guard(check, coll_env) for check in checks)
             got = self.item(node.body, inner_env, guards + added, fwd)
@@ -376,6 +381,11 @@ class Lowerer:
                     del self.guards[guard.id]
             out += got
         return out
+
+    def room(self, coll: Subsets | Runs | Tuples, env: Env) -> int:
+        """How many members the groups of ``coll`` are made of (its site recorded)."""
+        self.group_sites.setdefault(group_site(coll), []).append((coll, env))
+        return self.rooms.get(group_site(coll), SLOTS)
 
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
@@ -467,7 +477,8 @@ class Lowerer:
             if isinstance(coll, (Subsets, Runs, Tuples)):
                 return [(inner.body, env.bind(inner.var.name, Alias(group, coll_env)),
                          conditions + [(check, coll_env) for check in checks])
-                        for group, checks in group_elements(self.model, coll, coll_env, empty=True)]
+                        for group, checks in group_elements(self.model, coll, coll_env, empty=True,
+                                                            room=self.room(coll, coll_env))]
         return [(item, env, [])]
 
     def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
@@ -537,9 +548,9 @@ def _innermost(node: Any) -> Any:
     return node
 
 
-def lower(model: GameModel) -> ir.Program:
-    """The IR of a game."""
-    return Lowerer(model).program()
+def lower(model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None) -> ir.Program:
+    """The IR of a game (``rooms``: the slots of the groups made at each site, default ``SLOTS``)."""
+    return Lowerer(model, rooms).program()
 
 
 __all__ = ["Lowerer", "deref", "lower"]

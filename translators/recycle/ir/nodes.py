@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
 from ggp.gdl.terms import Term, Variable
-from translators.recycle.syntax.nodes import IntStorage, Node, Relative, StrStorage, Var
+from translators.recycle.syntax.nodes import (
+    IntStorage,
+    Node,
+    Relative,
+    Runs,
+    StrStorage,
+    Subsets,
+    Tuples,
+    Var,
+)
 
 Kind = str
 
@@ -171,11 +180,12 @@ class PickedCard(Node):
 
 @dataclass(frozen=True)
 class SlotSet(Node):
-    """Some members of a small collection, by rank in card-id order (the ``slots``, from 1):
-    one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``."""
+    """Some members of a small collection, by rank in card-id order (the ``slots``, from 1, of
+    ``room``): one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``."""
 
     base: Node
     slots: tuple[int, ...]
+    room: int = 5
 
 
 @dataclass(frozen=True)
@@ -190,6 +200,7 @@ class SlotCheck(Node):
     slots: tuple[int, ...]
     points: Node | None = None
     length: int = 0
+    room: int = 5
 
 
 @dataclass(eq=False)
@@ -353,6 +364,8 @@ class Program:
     choices: dict[str, ChoiceNode]
     guards: dict[int, Guard]
     point_sites: dict[int, Node]
+    #: The collections ``subsets``, ``runs`` and ``tuples`` make groups of, by the group's site.
+    group_sites: dict[tuple[int, int], list[tuple[Subsets | Runs | Tuples, Env]]] = field(default_factory=dict)
 
 
 def item_effects(items: list[Item], nested: bool = False) -> Iterator[Effect]:
