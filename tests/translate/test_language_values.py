@@ -253,3 +253,11 @@ def test_an_option_that_would_do_nothing_is_not_offered() -> None:
     deal = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
     runs = playouts(game(f"{deal} {turn}"), 12)
     assert min(o for p in runs for o in p.options) < 4 and max(o for p in runs for o in p.options) >= 3
+
+
+def test_a_choice_among_a_range_with_computed_bounds_is_a_located_error() -> None:
+    # `(range 1 .. ((current player) sto CHIPS))` as the options of a choice: a traceback before
+    turn = ("(stage player (end (== (game sto N) 1)) (choice ((any (range 1 .. ((current player) sto CHIPS)) 'B"
+            " (set ((current player) sto BET) 'B)))) (do ((inc (game sto N) 1))))")
+    error = translation_error(game(f"(do ((all player 'P (set ('P sto CHIPS) 3)))) {turn}"), "bets.rcy")
+    assert error.startswith("bets.rcy:2:") and "a choice among the integers of a range needs literal bounds" in error

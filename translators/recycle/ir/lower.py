@@ -512,6 +512,8 @@ class Lowerer:
                 if not isinstance(real, Range):
                     raise TranslationError(node, "a choice forks over integers only through a range")
                 low, high = static_literal(real.low, real_env), static_literal(real.high, real_env)
+                if low is None or high is None:
+                    raise TranslationError(real, "a choice among the integers of a range needs literal bounds")
                 sort = f"int:{low}:{high}"
             sym = self.new_sym(element, sort, Domain(node.collection, env, cid))
             self.fork_nodes[id(node)] = sym
