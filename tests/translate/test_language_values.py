@@ -79,6 +79,16 @@ def test_a_location_name_computed_from_the_card_it_receives() -> None:
     assert scores(game(turn, scoring=piles)) == {(30, 3)}
 
 
+def test_a_card_moved_from_a_location_named_in_play() -> None:
+    # a move's source named by a string cell (a RecursionError before: rewrites skipped a move's
+    # `source`, taking it for a game's file name); two cards dealt to LEFT, one played from it
+    body = ("(do ((set (game str FROM) LEFT)"
+            " (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc LEFT)))))"
+            " (all player 'P (move (top ('P iloc (game str FROM))) (top ('P vloc DONE))))))")
+    sizes = "(scoring max (+ (* 10 (size ((current player) vloc DONE))) (size ((current player) iloc LEFT))))"
+    assert scores(game(f"{body} {DRAW}", scoring=sizes)) == {(11, 11)}
+
+
 def test_the_scoring_reads_the_top_card_of_a_location_named_in_play() -> None:
     # each card played onto the pile a string cell names; the score: the points of its top card
     body = (f"(do ({VALUE} (set (game str BEST) RIGHT) {DEAL3[5:-2]}))\n"

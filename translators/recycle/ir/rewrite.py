@@ -8,8 +8,9 @@ from typing import Any
 
 from translators.recycle.syntax.nodes import Game, Node
 
-#: Fields of a node that are not parts of the program.
-NOT_CHILDREN = frozenset({"line", "column", "source", "warnings"})
+#: Fields of a node that are not parts of the program (a game's ``source`` file name and
+#: ``warnings``; a move's ``source`` is a part).
+NOT_CHILDREN = frozenset({"line", "column", "warnings"})
 
 
 def map_children(node: Node, child: Callable[[Any], Any]) -> Node:
