@@ -271,3 +271,11 @@ def test_a_choice_among_a_range_with_computed_bounds_is_a_located_error() -> Non
             " (set ((current player) sto BET) 'B)))) (do ((inc (game sto N) 1))))")
     error = translation_error(game(f"(do ((all player 'P (set ('P sto CHIPS) 3)))) {turn}"), "bets.rcy")
     assert error.startswith("bets.rcy:2:") and "a choice among the integers of a range needs literal bounds" in error
+
+
+def test_a_division_by_zero_plays_on_where_the_engine_would_throw() -> None:
+    # `(// 5 0)` has no value: the rule writing it had an unsafe head variable beside
+    # `(distinct a a)` and clingo refused the whole game; rules that can never fire are dropped
+    body = f"{DEAL3} (do ((set (game sto X) (// 5 (size (game vloc NONE)))) (set (game sto Y) (% 5 (size (game vloc NONE))))))"
+    runs = playouts(game(f"{body} {DRAW}"), 2, engine_plays=False)  # the engine throws DivideByZeroException
+    assert all(p.ending == "end" for p in runs)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ggp.gdl.rules import GameDescription, Rule
+from ggp.gdl.rules import Distinct, GameDescription, Rule
 from translators.recycle.syntax.nodes import Node
 
 
@@ -83,12 +83,16 @@ class RuleBook:
                                      "simplify this construct or narrow its values")
 
     def add(self, rule: Rule) -> None:
-        """Add a rule (ignored when an equal rule is already in).
+        """Add a rule (ignored when an equal rule is already in, or when its body has a literal
+        that never holds, ``(distinct a a)``).
 
         Parts of the body that share no variable with the head or with the rest (a guard next to
         the action it guards) become auxiliary propositions, so grounding the rule does not
         multiply their instances together.
         """
+        if any(isinstance(lit, Distinct) and lit.left == lit.right and not any(lit.left.variables())
+               for lit in rule.body):
+            return  # a body that can never hold (an operation with no result, a division by 0)
         if len(rule.body) >= 3:
             rule = self.factor(rule)
         if rule in self.seen:
