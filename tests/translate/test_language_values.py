@@ -279,3 +279,16 @@ def test_a_division_by_zero_plays_on_where_the_engine_would_throw() -> None:
     body = f"{DEAL3} (do ((set (game sto X) (// 5 (size (game vloc NONE)))) (set (game sto Y) (% 5 (size (game vloc NONE))))))"
     runs = playouts(game(f"{body} {DRAW}"), 2, engine_plays=False)  # the engine throws DivideByZeroException
     assert all(p.ending == "end" for p in runs)
+
+
+def test_a_choice_among_the_integers_of_a_range_then_a_count_of_turns() -> None:
+    """``(any (range 1 .. 4) 'I ...)``, and ``(filter (range 1 .. 4) 'I (> 'I (game sto N)))``
+    (a located refusal before): options per decision against the engine's. The number chosen
+    and the count of turns read after it had the same GDL variable (``?n1``: the lowering's
+    and the rules' fresh variables were numbered alike), so the count took the number's value
+    and overflowed."""
+    for numbers, options in (("(range 1 .. 4)", [4, 4, 4]), ("(filter (range 1 .. 4) 'I (> 'I (game sto N)))", [4, 3, 2])):
+        turn = (f"(stage player (end (== (game sto N) 3)) (choice ((any {numbers} 'I"
+                " (inc ((current player) sto S) 'I)))) (do ((inc (game sto N) 1))))")
+        runs = playouts(game(turn, scoring="(scoring max ((current player) sto S))"), 4)
+        assert all(p.options == options for p in runs)

@@ -56,7 +56,7 @@ class Control:
         self.book = book
         self.cond = cond
         self.ledger = ledger
-        self.fresh = Fresh()
+        self.fresh = Fresh(program.variables)
         self.points: dict[str, StepPoint] = {}
         self.resume: dict[str, Resume] = {}
         self.sources: dict[Source, str] = {}

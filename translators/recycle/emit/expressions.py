@@ -99,7 +99,7 @@ class Expressions:
         self.peeked: set[Location] = set()
         self.unkept: set[Location] = set()
         self.batch_of = batch_of
-        self.fresh = Fresh()
+        self.fresh = Fresh(program.variables)
         self.tables = Tables(book)
         self.ledger = Ledger()
         self.sorts: dict[str, Literal] = {}

@@ -135,7 +135,7 @@ class Lowerer:
         self.top_env = env
         body = self.flow(self.model.game.flow, env)
         return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites,
-                          self.group_sites)
+                          self.group_sites, self.vars)
 
     def flow(self, items: Any, env: Env) -> list[ir.Item]:
         """Lower a stage body (or the top level)."""
@@ -508,13 +508,15 @@ class Lowerer:
                 elements = static_elements(self.model, real, real_env, node)
                 assert elements is not None
                 sort = "name:" + ",".join(b.term.name for b, _ in elements)  # type: ignore[union-attr]
-            elif element == "int":
-                if not isinstance(real, Range):
-                    raise TranslationError(node, "a choice forks over integers only through a range")
-                low, high = static_literal(real.low, real_env), static_literal(real.high, real_env)
-                if low is None or high is None:
+            elif element == "int":  # a range, or a filter of one
+                if isinstance(real, Range) and None in (static_literal(real.low, real_env),
+                                                        static_literal(real.high, real_env)):
                     raise TranslationError(real, "a choice among the integers of a range needs literal bounds")
-                sort = f"int:{low}:{high}"
+                elements = static_elements(self.model, real, real_env, node)
+                if elements is None:
+                    raise TranslationError(node, "a choice forks over integers only through a range")
+                numbers = [int(b.term.name) for b, _ in elements if isinstance(b, Fixed)] or [0]
+                sort = f"int:{min(numbers)}:{max(numbers)}"
             sym = self.new_sym(element, sort, Domain(node.collection, env, cid))
             self.fork_nodes[id(node)] = sym
             forks.append(sym)

@@ -366,6 +366,8 @@ class Program:
     point_sites: dict[int, Node]
     #: The collections ``subsets``, ``runs`` and ``tuples`` make groups of, by the group's site.
     group_sites: dict[tuple[int, int], list[tuple[Subsets | Runs | Tuples, Env]]] = field(default_factory=dict)
+    #: How many variables the lowering numbered (``?c1``, ``?n2``...: fresh ones are numbered past).
+    variables: int = 0
 
 
 def item_effects(items: list[Item], nested: bool = False) -> Iterator[Effect]:

@@ -149,10 +149,11 @@ def rule(head: Function | Constant, *body: Literal | Sequence[Literal]) -> Rule:
 
 
 class Fresh:
-    """Fresh GDL variables, named by kind: ``?c1``, ``?n2``..."""
+    """Fresh GDL variables, named by kind: ``?c1``, ``?n2``... numbered from ``start`` + 1 (past
+    the numbers of the variables the lowering bound, so the two never meet in a rule)."""
 
-    def __init__(self) -> None:
-        self.count = 0
+    def __init__(self, start: int = 0) -> None:
+        self.count = start
 
     def __call__(self, prefix: str = "v") -> Variable:
         self.count += 1
