@@ -28,6 +28,19 @@ from translators.recycle.playstats import play
 from translators.recycle.translate import compile_game
 
 
+def test_decks_created_in_the_players_hands() -> None:
+    """``(create deck ((0 player) iloc HAND) ...)`` and ``((next player) iloc HAND)`` in the
+    setup (a located refusal before): each player holds its own cards from the start."""
+    text = ("(game (setup (create players 2) (create deck ((0 player) iloc HAND) (deck (RANK (ONE, TWO)) (SUIT (RED))))\n"
+            "  (create deck ((next player) iloc HAND) (deck (RANK (THREE)) (SUIT (RED, BLACK)))))\n"
+            " (do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))))\n"
+            " (stage player (end (== (size ((current player) iloc HAND)) 0))\n"
+            "  (choice ((any ((current player) iloc HAND) 'C (do ((inc ((current player) sto S) (score 'C using (game points VALUE)))\n"
+            "   (move 'C (top ((current player) vloc DONE)))))))))\n"
+            " (scoring max ((current player) sto S)))")
+    assert scores(text, 3) == {(3, 3)}  # player0 empties its hand first: player1 plays one THREE
+
+
 def test_a_deck_created_at_the_start_of_play_is_made_with_the_setup_s() -> None:
     """``create deck`` among the first actions of play, before its location is used: the cards
     are made in creation order after the setup's (a refusal before)."""

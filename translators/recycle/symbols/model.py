@@ -30,7 +30,9 @@ from translators.recycle.syntax.nodes import (
     Name,
     NameList,
     Node,
+    PlayerAt,
     PointStorage,
+    RelativePlayer,
     Repeat,
     SetPoints,
     Stage,
@@ -255,10 +257,8 @@ def build_model(game: Game) -> GameModel:
             raise TranslationError(node, "storage names must be literal NAMEs")
     count = 0
     for create, times in _decks(game, declared):
-        if not isinstance(create.location, CardLocation) or not isinstance(create.location.owner, GameOwner):
-            raise TranslationError(create, "decks must be created in a location of the game")
-        home_names = _location_names(create.location, lists)
-        home = Location("game", create.location.visibility, home_names[0])
+        place, owner = _setup_home(create, model.seats)
+        home = Location(owner, place.visibility, _location_names(place, lists)[0])
         locations.add(home)
         for _ in range(times):
             for attrs in create.deck.cards():
@@ -281,6 +281,22 @@ def build_model(game: Game) -> GameModel:
         if isinstance(node, AllPlayers):
             pass
     return model
+
+
+def _setup_home(create: CreateDeck, seats: list[str]) -> tuple[CardLocation, str]:
+    """The location a deck is created in, and its owner: the game, or a player named by its seat
+    or as the setup sees it (the current player is the first seat)."""
+    location = create.location
+    if isinstance(location, CardLocation):
+        owner = location.owner
+        if isinstance(owner, GameOwner):
+            return location, "game"
+        if isinstance(owner, PlayerAt) and isinstance(owner.index, IntLit) and owner.index.value < len(seats):
+            return location, seats[owner.index.value]
+        if isinstance(owner, RelativePlayer):
+            return location, seats[{"current": 0, "next": 1 % len(seats), "previous": -1}[owner.which]]
+    raise TranslationError(create, "decks are created in a location of the game or of a player named by "
+                                   "its number, `(0 player)`, or as `(current player)`")
 
 
 __all__ = ["Card", "GameModel", "Location", "OwnerKind", "build_model", "owner_kind", "written_names"]
