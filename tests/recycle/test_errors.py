@@ -175,3 +175,15 @@ def test_fragment_errors_and_kinds() -> None:
         parse_fragment("(move HEARTS (top (game vloc X)))", "item")
     with pytest.raises(ValueError, match="unknown fragment kind"):
         parse_fragment("1", "number")  # type: ignore[arg-type]
+
+
+def test_forms_nested_too_deeply_are_a_located_error_not_a_recursion_error() -> None:
+    # 400 nested `do`s: a RecursionError in the translator before; the corpus nests 21 deep
+    text = ("(game (setup (create players 2) (create deck (game iloc S) (deck (R (A)))))\n (do ("
+            + "(do (" * 400 + "(turn pass)" + "))" * 400 + "))\n (scoring max 1))")
+    with pytest.raises(RecycleSyntaxError) as info:
+        parse_recycle(text, "deep.rcy")
+    assert str(info.value).startswith("deep.rcy:2:") and "nested more than 120 deep" in str(info.value)
+    # comments do not count, and 50 `do`s (100 deep) are read
+    shallow = text.replace("(do (" * 400, "; ((((\n" + "(do (" * 50).replace("))" * 400, "))" * 50)
+    assert parse_recycle(shallow, "ok.rcy").source == "ok.rcy"

@@ -301,7 +301,10 @@ def compile_game(game: Game) -> Translation:
     """Translate a parsed game; raises :class:`TranslationError` naming the RECYCLE position."""
     try:
         with rare_collections():
-            return _run(game)
+            try:
+                return _run(game)
+            except RecursionError:  # the parser bounds the nesting; a pass may still go deeper
+                raise TranslationError(game, "the game's forms nest too deeply to translate") from None
     except TranslationError as exc:
         made = made_sites(hoist_decks(game))
         if made and exc.message.startswith("the translation is too large"):

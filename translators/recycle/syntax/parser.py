@@ -110,6 +110,7 @@ def parse_recycle(text: str, source: str | None = None) -> Game:
     game is ignored, with a warning in ``Game.warnings``.
     """
     text = text.removeprefix("\ufeff")
+    _check_depth(text, source)
     warnings: list[Problem] = []
     try:
         tree = _PARSER.parse(text, start="start")
@@ -127,6 +128,31 @@ def parse_recycle(text: str, source: str | None = None) -> Game:
     game = _to_nodes(tree, source)
     assert isinstance(game, Game)
     return replace(resolve(game), source=source, warnings=tuple(warnings))
+
+
+#: The deepest nesting of forms read (the corpus's deepest is 21; the passes recurse per level).
+MAX_DEPTH = 120
+
+
+def _check_depth(text: str, source: str | None) -> None:
+    """A located error at the first ``(`` nested more than :data:`MAX_DEPTH` deep (comments and
+    the rest of a line after ``;`` are skipped)."""
+    depth, line, column, comment = 0, 1, 0, False
+    for ch in text:
+        column += 1
+        if ch == "\n":
+            line, column, comment = line + 1, 0, False
+        elif comment:
+            continue
+        elif ch == ";":
+            comment = True
+        elif ch == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise RecycleSyntaxError(f"forms nested more than {MAX_DEPTH} deep: the game cannot be read",
+                                         Location(source, line, column))
+        elif ch == ")":
+            depth -= 1
 
 
 def parse_recycle_file(path: str | Path) -> Game:
