@@ -192,29 +192,28 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
                            f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
 
 
+def _group_bounds(program: ir.Program, ranges: Ranges) -> dict[Site, tuple[str, int]]:
+    """For each site where groups are made, their kind and how many cards their collection can
+    hold at once (``analysis/capacity.py``)."""
+    return {site: (group_kind(uses[0][0]), max(ranges.card_bound(coll.cards, env) for coll, env in uses))
+            for site, uses in sorted(program.group_sites.items())}
+
+
 def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, int]:
     """How many members the groups made at each site are made of: as many as its collection can
-    hold at once (``analysis/capacity.py``) when that is at most :data:`MOST_SLOTS` of its kind,
-    else :data:`SLOTS` (a game where it holds more ends with ``(failed slots)``)."""
-    rooms = {}
-    for site, uses in program.group_sites.items():
-        most = max(ranges.card_bound(coll.cards, env) for coll, env in uses)
-        rooms[site] = max(most, 1) if most <= MOST_SLOTS[group_kind(uses[0][0])] else SLOTS
-    return rooms
+    hold at once when that is at most :data:`MOST_SLOTS` of its kind, else :data:`SLOTS` (a
+    game where it holds more ends with ``(failed slots)``)."""
+    return {site: max(most, 1) if most <= MOST_SLOTS[kind] else SLOTS
+            for site, (kind, most) in _group_bounds(program, ranges).items()}
 
 
 def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
     """A warning for each collection whose groups are made of fewer members than it can hold."""
-    found = []
-    for (line, column), uses in sorted(program.group_sites.items()):
-        coll, env = uses[0]
-        most = max(ranges.card_bound(c.cards, e) for c, e in uses)
-        if most > MOST_SLOTS[group_kind(coll)]:
-            found.append(Problem(Location(source, line, column),
-                                 f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card "
-                                 f"id); they can hold up to {most}, and a game where they hold more than {SLOTS} "
-                                 "ends there with `(failed slots)`", "warning"))
-    return found
+    return [Problem(Location(source, line, column),
+                    f"the {kind} of these cards are made of their first {SLOTS} (by card id); they can hold up "
+                    f"to {most}, and a game where they hold more than {SLOTS} ends there with `(failed slots)`",
+                    "warning")
+            for (line, column), (kind, most) in _group_bounds(program, ranges).items() if most > MOST_SLOTS[kind]]
 
 
 def _run(game: Game) -> Translation:
