@@ -313,3 +313,15 @@ def test_forget_drops_the_copy_remembered_last() -> None:
     seen = "(scoring max (score (top (game mem SEEN)) using (game points COLOUR)))"
     assert scores(game(f"{body % '(forget (top (game mem SEEN)))'} {DRAW}", scoring=seen)) == {(1, 1)}
     assert scores(game(f"{body % '(turn pass)'} {DRAW}", scoring=seen)) == {(2, 2)}
+
+
+def test_conditions_over_the_groups_of_runs_tuples_and_subsets() -> None:
+    """``any``/``all`` conditions over ``runs``, ``tuples`` and ``subsets`` (a located refusal
+    before): one alternative per group, under its checks; scores against the engine's."""
+    count = (f"(do ({VALUE} (all player 'P (do ("
+             "((any (runs largest 2 ('P iloc HAND) using (game points VALUE)) 'R (> (size 'R) 2)) (inc ('P sto SCORE) 100))"
+             "((any (tuples 2 ('P iloc HAND) using (game points VALUE)) 'T (== (cardatt RANK (top 'T)) ONE)) (inc ('P sto SCORE) 10))"
+             "((all (subsets ('P iloc HAND)) 'S (< (size 'S) 3)) (inc ('P sto SCORE) 1)))))))")
+    found = scores(game(f"{DEAL3} {count}"), 40)
+    # a run of three is ONE TWO THREE; a pair of ONEs; a hand of three has a subset of three
+    assert found <= {(a, b) for a in (0, 10, 100) for b in (0, 10, 100)} and len(found) >= 3

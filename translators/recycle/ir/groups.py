@@ -36,6 +36,12 @@ SLOTS = 5
 MOST_SLOTS = {"subsets": 8, "runs": 10, "tuples": 10}
 
 
+def room_for(coll: Subsets | Runs | Tuples, most: int) -> int:
+    """The slots of groups of a collection that can hold ``most`` cards at once: that many, up
+    to :data:`MOST_SLOTS` of its kind; else :data:`SLOTS`."""
+    return max(most, 1) if most <= MOST_SLOTS[group_kind(coll)] else SLOTS
+
+
 def group_site(coll: Subsets | Runs | Tuples) -> tuple[int, int]:
     """Where a collection of groups is written (its rooms are decided by site)."""
     return coll.line, coll.column
@@ -82,4 +88,4 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
     return out
 
 
-__all__ = ["MOST_SLOTS", "SLOTS", "Group", "group_elements", "group_kind", "group_site"]
+__all__ = ["MOST_SLOTS", "SLOTS", "Group", "group_elements", "group_kind", "group_site", "room_for"]
