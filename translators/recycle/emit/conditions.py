@@ -35,6 +35,7 @@ from translators.recycle.syntax.nodes import (
     And,
     BoolAgg,
     Compare,
+    Filter,
     IntStorage,
     Node,
     Or,
@@ -111,9 +112,14 @@ def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]
 
 
 def group_members(cx: Compiler, coll: Any, env: Env) -> list[tuple[ir.Binding, list[tuple[Node, Env]]]] | None:
-    """The groups of ``subsets``, ``runs`` or ``tuples`` as the elements of a condition's
-    ``any``/``all``, each with its checks (None for another collection)."""
+    """The groups of ``subsets``, ``runs`` or ``tuples`` (or a ``filter`` of them) as the
+    elements of a condition's ``any``/``all`` or of a count, each with its checks (None for
+    another collection)."""
     real, real_env = deref(coll, env)
+    if isinstance(real, Filter):
+        inner = group_members(cx, real.collection, real_env)
+        return None if inner is None else [(b, conds + [(real.condition, real_env.bind(real.var.name, b))])
+                                           for b, conds in inner]
     if not isinstance(real, (Subsets, Runs, Tuples)):
         return None
     room = room_for(real, cx.ranges.card_bound(real.cards, real_env))

@@ -29,6 +29,7 @@ from translators.recycle.emit.cardsets import (
     unlift,
 )
 from translators.recycle.emit.chains import chain_count
+from translators.recycle.emit.conditions import group_members
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
@@ -41,6 +42,7 @@ from translators.recycle.ir.elements import (
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.vocabulary import card_constant, f, num
 from translators.recycle.syntax.nodes import (
+    Filter,
     Partition,
     Run,
     Runs,
@@ -132,6 +134,8 @@ def group_conditions(cx: Compiler, coll: Any, env: Env) -> list[list[tuple[Any, 
     if not isinstance(coll, Partition) and expression_kind(coll, env) == "cards":
         return None
     elements = static_elements(cx.model, coll, env, coll)
+    if elements is None and isinstance(deref(coll, env)[0], Filter):  # a filter of groups
+        elements = group_members(cx, coll, env)
     return None if elements is None else [conds for _, conds in elements]
 
 

@@ -361,26 +361,41 @@ class Lowerer:
                 return self.item(counted, env, guards, fwd)
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
-        if isinstance(coll, (Subsets, Runs, Tuples)):
-            return self.groups(node, coll, coll_env, env, guards, fwd)
+        groups = self.group_list(coll, coll_env)
+        if groups is not None:
+            return self.groups(node, groups, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
 
-    def groups(self, node: ActionAgg, coll: Subsets | Runs | Tuples, coll_env: Env, env: Env,
+    def groups(self, node: ActionAgg, groups: list[tuple[Alias, list[tuple[Node, Env]]]], env: Env,
                guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
-        """``all`` over ``subsets``, ``runs`` or ``tuples``: the body once per group
-        (:func:`.groups.group_elements`; the empty subset too, the engine's first), guarded by
-        its checks; a game where the cards have more members than slots ends with
-        ``(failed slots)``."""
+        """``all`` over ``subsets``, ``runs`` or ``tuples`` (or a filter of them): the body once
+        per group (:meth:`group_list`), guarded by its conditions; a game where the cards have
+        more members than slots ends with ``(failed slots)``."""
         out: list[ir.Effect] = []
-        for group, checks in group_elements(self.model, coll, coll_env, empty=True, room=self.room(coll, coll_env)):
-            inner_env = env.bind(node.var.name, Alias(group, coll_env))
-            added = tuple(self.new_guard(check, coll_env) for check in checks)
+        for group, conds in groups:
+            inner_env = env.bind(node.var.name, group)
+            added = tuple(self.new_guard(cond, cond_env) for cond, cond_env in conds)
             got = self.item(node.body, inner_env, guards + added, fwd)
             if not got:
                 for guard in added:
                     del self.guards[guard.id]
             out += got
         return out
+
+    def group_list(self, coll: Any, env: Env) -> list[tuple[Alias, list[tuple[Node, Env]]]] | None:
+        """The groups of ``subsets``, ``runs`` or ``tuples``, or of a ``filter`` of them, each
+        with the conditions under which it is one (its checks, the filter's condition): every
+        group the engine can offer (:func:`.groups.group_elements`, the empty subset too, the
+        engine's first); None for another collection."""
+        if isinstance(coll, Filter):
+            inner, inner_env = deref(coll.collection, env)
+            groups = self.group_list(inner, inner_env)
+            return None if groups is None else [(group, conds + [(coll.condition, env.bind(coll.var.name, group))])
+                                                for group, conds in groups]
+        if not isinstance(coll, (Subsets, Runs, Tuples)):
+            return None
+        return [(Alias(group, env), [(check, env) for check in checks])
+                for group, checks in group_elements(self.model, coll, env, empty=True, room=self.room(coll, env))]
 
     def room(self, coll: Subsets | Runs | Tuples, env: Env) -> int:
         """How many members the groups of ``coll`` are made of (its site recorded)."""
@@ -465,8 +480,7 @@ class Lowerer:
     def group_options(self, item: Any, env: Env) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
         """The options an item of a choice makes, with conditions to be legal: itself; or, for
         ``(any GROUPS 'G BODY)`` over ``subsets``, ``runs`` or ``tuples`` (under conditions),
-        BODY once per group the engine can offer (:func:`.groups.group_elements`, the empty
-        subset too), legal under the conditions and the group's checks."""
+        BODY once per group (:meth:`group_list`), legal under the conditions and the group's."""
         conditions: list[tuple[Node, Env]] = []
         inner = item
         while isinstance(inner, Conditional):
@@ -474,11 +488,10 @@ class Lowerer:
             inner = inner.body
         if isinstance(inner, ActionAgg) and inner.quantifier == "any":
             coll, coll_env = deref(inner.collection, env)
-            if isinstance(coll, (Subsets, Runs, Tuples)):
-                return [(inner.body, env.bind(inner.var.name, Alias(group, coll_env)),
-                         conditions + [(check, coll_env) for check in checks])
-                        for group, checks in group_elements(self.model, coll, coll_env, empty=True,
-                                                            room=self.room(coll, coll_env))]
+            # (a filter of groups is not offered: its options did not agree with the engine's)
+            groups = self.group_list(coll, coll_env) if isinstance(coll, (Subsets, Runs, Tuples)) else None
+            if groups is not None:
+                return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
         return [(item, env, [])]
 
     def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
