@@ -345,3 +345,21 @@ def test_filters_of_groups_counted_and_looped_over() -> None:
             " (do ((inc (game sto TURNS) 1))))")
     error = translation_error(game(f"(do ({VALUE} {DEAL3[5:-2]})) {turn}"), "pairs.rcy")
     assert error.startswith("pairs.rcy:2:") and "cannot fork over this collection" in error
+
+
+def test_a_filter_of_subsets_drops_the_empty_one_as_the_engine_does() -> None:
+    # `GameIterator.ProcessCStorageCollectionFilter` keeps a group only when it has a card: the
+    # subsets of three cards worth under 3 are the ONEs and TWOs alone, not the empty subset
+    count = (f"(do ({VALUE} (all player 'P (set ('P sto SCORE) (size (filter (subsets ('P iloc HAND)) 'S"
+             " (< (sum 'S using (game points VALUE)) 3)))))))")
+    deck = [1, 1, 2, 2, 3, 3]
+
+    def under_3(cards: list[int]) -> int:
+        return sum(1 for k in range(1, 4) for chosen in itertools.combinations(cards, k) if sum(chosen) < 3)
+
+    expected = set()
+    for hand in itertools.combinations(range(6), 3):
+        rest = [c for c in range(6) if c not in hand]
+        expected.add(tuple(under_3([deck[c] for c in cards]) for cards in (hand, rest)))
+    found = scores(game(f"{DEAL3} {count}"), 40)
+    assert found <= expected and len(found) >= 2

@@ -118,8 +118,11 @@ def group_members(cx: Compiler, coll: Any, env: Env) -> list[tuple[ir.Binding, l
     real, real_env = deref(coll, env)
     if isinstance(real, Filter):
         inner = group_members(cx, real.collection, real_env)
+        # the engine's filter drops empty groups (the empty subset)
         return None if inner is None else [(b, conds + [(real.condition, real_env.bind(real.var.name, b))])
-                                           for b, conds in inner]
+                                           for b, conds in inner
+                                           if not (isinstance(b, ir.Alias) and isinstance(b.expr, ir.SlotSet)
+                                                   and not b.expr.slots)]
     if not isinstance(real, (Subsets, Runs, Tuples)):
         return None
     room = room_for(real, cx.ranges.card_bound(real.cards, real_env))

@@ -390,8 +390,9 @@ class Lowerer:
         if isinstance(coll, Filter):
             inner, inner_env = deref(coll.collection, env)
             groups = self.group_list(inner, inner_env)
+            # the engine's filter drops empty groups (the empty subset)
             return None if groups is None else [(group, conds + [(coll.condition, env.bind(coll.var.name, group))])
-                                                for group, conds in groups]
+                                                for group, conds in groups if _nonempty(group)]
         if not isinstance(coll, (Subsets, Runs, Tuples)):
             return None
         return [(Alias(group, env), [(check, env) for check in checks])
@@ -563,6 +564,11 @@ def _innermost(node: Any) -> Any:
     while isinstance(node, Let):
         node = node.body
     return node
+
+
+def _nonempty(group: Alias) -> bool:
+    """Whether a group of slots has a slot (the empty subset has none)."""
+    return not isinstance(group.expr, ir.SlotSet) or bool(group.expr.slots)
 
 
 def lower(model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None) -> ir.Program:
