@@ -275,10 +275,13 @@ def test_a_choice_among_a_range_with_computed_bounds_is_a_located_error() -> Non
 
 def test_a_division_by_zero_plays_on_where_the_engine_would_throw() -> None:
     # `(// 5 0)` has no value: the rule writing it had an unsafe head variable beside
-    # `(distinct a a)` and clingo refused the whole game; rules that can never fire are dropped
-    body = f"{DEAL3} (do ((set (game sto X) (// 5 (size (game vloc NONE)))) (set (game sto Y) (% 5 (size (game vloc NONE))))))"
-    runs = playouts(game(f"{body} {DRAW}"), 2, engine_plays=False)  # the engine throws DivideByZeroException
-    assert all(p.ending == "end" for p in runs)
+    # `(distinct a a)` and clingo refused the whole game; rules that can never fire are dropped,
+    # and the cells keep their values (7 and 9) where `(// 9 3)` writes 3
+    divide = ("(do ((set (game sto X) 7) (set (game sto Y) 9) (set (game sto Z) (// 9 (size ((0 player) iloc HAND))))"
+              " (set (game sto X) (// 5 (size (game vloc NONE)))) (set (game sto Y) (% 5 (size (game vloc NONE))))))")
+    scoring = "(scoring max (+ (* 100 (game sto X)) (+ (* 10 (game sto Y)) (game sto Z))))"
+    # the engine throws DivideByZeroException: not compared
+    assert scores(game(f"{DEAL3} {divide} {DRAW}", scoring=scoring), 2, engine_plays=False) == {(793, 793)}
 
 
 def test_a_choice_among_the_integers_of_a_range_then_a_count_of_turns() -> None:

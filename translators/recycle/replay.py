@@ -12,8 +12,8 @@ that tells them apart), the one the engine moved next first; where it picks an i
 did, to the same seat, and the replay plays the translation's move matching the engine's chosen
 option (by the cards it moves or the values it sets; else, when the other roles wait, by which
 move's next state shows the option's effects, ties broken by what the engine did right after the
-decision; else by position among the options; moves naming
-either of two identical cards are alike); before each decision every card must be where the
+decision; else by position among the options; moves naming either of two identical cards are
+alike); before each decision every card must be where the
 engine has it (pile by pile, order aside; memories are not compared); at the end the scores must
 be the engine's.
 Every difference is recorded (:class:`Mismatch`); the replay stops at the first one that makes
@@ -426,8 +426,7 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     (a card moved from the engine's source to its target, a value set), if one move has the
     most (ties broken by as many moves and values as the option has that the engine ``done``
     right after the decision: its option texts show a group's top card for every card it
-    moves); else the move naming what
-    the chosen option moves or sets; else the same position."""
+    moves); else the move naming what the chosen option moves or sets; else the same position."""
     if decision.seat != seat:
         result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
                                                           f"the translation's player{seat}"))

@@ -39,6 +39,7 @@ from translators.recycle.analysis.order import (
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import Ranges, execution_bounds, integer_ranges
+from translators.recycle.analysis.rooms import group_rooms, slot_warnings
 from translators.recycle.emit.cardstate import emit_card_state
 from translators.recycle.emit.choices import emit_chance, emit_choices, has_chance
 from translators.recycle.emit.control import Control
@@ -56,7 +57,7 @@ from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.decks import hoist_decks
-from translators.recycle.ir.groups import SLOTS, group_kind, room_for
+from translators.recycle.ir.groups import SLOTS
 from translators.recycle.ir.layouts import lay_out_shuffles
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.made import made_sites, make_in_play
@@ -89,7 +90,7 @@ from translators.recycle.rulebook.stages import (
 )
 from translators.recycle.rulebook.steps import fold_steps
 from translators.recycle.symbols.model import MAX_CARDS, GameModel, build_model
-from translators.recycle.syntax.nodes import Game, Runs, Subsets, Tuples
+from translators.recycle.syntax.nodes import Game
 from translators.recycle.syntax.parser import parse_recycle_file
 from translators.recycle.translation import Translation
 from translators.recycle.translation_error import TranslationError
@@ -190,28 +191,6 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
         bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
     raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
                            f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
-
-
-def _group_bounds(program: ir.Program, ranges: Ranges) -> dict[Site, tuple[Subsets | Runs | Tuples, int]]:
-    """For each site where groups are made, its collection and how many cards that can hold at
-    once (``analysis/capacity.py``)."""
-    return {site: (uses[0][0], max(ranges.card_bound(coll.cards, env) for coll, env in uses))
-            for site, uses in sorted(program.group_sites.items())}
-
-
-def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, int]:
-    """How many members the groups made at each site are made of (:func:`.groups.room_for`; a
-    game where a collection holds more ends with ``(failed slots)``)."""
-    return {site: room_for(coll, most) for site, (coll, most) in _group_bounds(program, ranges).items()}
-
-
-def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
-    """A warning for each collection whose groups are made of fewer members than it can hold."""
-    return [Problem(Location(source, line, column),
-                    f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card id); they can "
-                    f"hold up to {most}, and a game where they hold more than {SLOTS} ends there with `(failed slots)`",
-                    "warning")
-            for (line, column), (coll, most) in _group_bounds(program, ranges).items() if room_for(coll, most) < most]
 
 
 def _run(game: Game) -> Translation:

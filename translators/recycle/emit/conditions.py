@@ -11,6 +11,7 @@ from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, holds
 from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.literals import (
     ALWAYS,
     FALSE,
@@ -22,7 +23,6 @@ from translators.recycle.emit.literals import (
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
-from translators.recycle.ir.groups import group_elements, room_for
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import (
@@ -35,15 +35,11 @@ from translators.recycle.syntax.nodes import (
     And,
     BoolAgg,
     Compare,
-    Filter,
     IntStorage,
     Node,
     Or,
-    Runs,
     Size,
-    Subsets,
     Sum,
-    Tuples,
     Var,
 )
 from translators.recycle.syntax.nodes import Not as RNot
@@ -80,7 +76,7 @@ def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]
 
     elements = static_elements(cx.model, node.collection, env, node)
     if elements is None:
-        elements = group_members(cx, node.collection, env)
+        elements = groups_of(cx, node.collection, env)
     if elements is not None:
         parts: list[list[Literal]] = []
         for binding, conds in elements:
@@ -109,25 +105,6 @@ def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]
     bad = cx.aux("counter", [member + cx.negate(body, inner, node)], env, node,
                    key=("ctr", node, env, cx.ctl_key(node, env, ctl)))
     return cx.negate([bad], env, node) if bad is not FALSE else []
-
-
-def group_members(cx: Compiler, coll: Any, env: Env) -> list[tuple[ir.Binding, list[tuple[Node, Env]]]] | None:
-    """The groups of ``subsets``, ``runs`` or ``tuples`` (or a ``filter`` of them) as the
-    elements of a condition's ``any``/``all`` or of a count, each with its checks (None for
-    another collection)."""
-    real, real_env = deref(coll, env)
-    if isinstance(real, Filter):
-        inner = group_members(cx, real.collection, real_env)
-        # the engine's filter drops empty groups (the empty subset)
-        return None if inner is None else [(b, conds + [(real.condition, real_env.bind(real.var.name, b))])
-                                           for b, conds in inner
-                                           if not (isinstance(b, ir.Alias) and isinstance(b.expr, ir.SlotSet)
-                                                   and not b.expr.slots)]
-    if not isinstance(real, (Subsets, Runs, Tuples)):
-        return None
-    room = room_for(real, cx.ranges.card_bound(real.cards, real_env))
-    return [(ir.Alias(group, real_env), [(check, real_env) for check in checks])
-            for group, checks in group_elements(cx.model, real, real_env, empty=True, room=room)]
 
 
 def compare(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:

@@ -25,18 +25,25 @@ from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.groups import SLOTS
-
-#: Up to this many cards, whether a group is a run is one lookup in a table of the runs' orders.
-PERMUTED = 5
+from translators.recycle.ir.groups import Member, group_members, room_for
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import c, card_constant, f, num, rule, true
 from translators.recycle.syntax.nodes import CardLocation, Run, Slice
 from translators.recycle.translation_error import TranslationError
 
+#: Up to this many cards, whether a group is a run is one lookup in a table of the runs' orders.
+PERMUTED = 5
 
-def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl, room: int = SLOTS) -> tuple[str, str]:
+
+def groups_of(cx: Compiler, coll: Any, env: Env) -> list[Member] | None:
+    """The groups of ``subsets``, ``runs`` or ``tuples`` (or a filter of them) as the elements
+    of a condition's ``any``/``all`` or of a count (:func:`.groups.group_members`), over as many
+    slots as the collection can hold; None for another collection."""
+    return group_members(cx.model, coll, env, lambda real, real_env: room_for(real, cx.ranges.card_bound(real.cards, real_env)))
+
+
+def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl, room: int) -> tuple[str, str]:
     """Relations ``(NAME J CARD)`` (slot J of ``room`` holds CARD) and ``OVER`` (too many members)."""
     key = ("slots", base, env, room, cx.ctl_key(base, env, ctl))
     if key not in cx.book.memo:
@@ -59,7 +66,7 @@ def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl, room: int = SLOTS) -> tup
     return made
 
 
-def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: int = SLOTS) -> str:
+def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: int) -> str:
     """``(NAME J V)``: slot J holds a card worth V."""
     key = ("slotv", base, points, env, room, cx.ctl_key(base, env, ctl))
     if key not in cx.book.memo:
@@ -141,8 +148,10 @@ def is_run(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl, largest: bool =
         vs = [Variable(f"v{j}") for j in node.slots]
         read: list[Literal] = [f(values, num(j), v) for j, v in zip(node.slots, vs)]
         below, above = Variable("b"), Variable("a")
-        held = held_values(cx, node.base, node.points, env, ctl, node.room) if largest else ""
-        outside: list[Literal] = [Not(f(held, below)), Not(f(held, above))] if largest else []
+        outside: list[Literal] = []
+        if largest:
+            held = held_values(cx, node.base, node.points, env, ctl, node.room)
+            outside = [Not(f(held, below)), Not(f(held, above))]
         k = len(node.slots)
         if k <= PERMUTED:
             table = run_table(cx, k, span, ends=largest)
@@ -188,10 +197,16 @@ def window_table(cx: Compiler, length: int, span: tuple[int, int]) -> tuple[str,
             for first in range(low, high - length + 2):
                 for v in range(first + 1, first + length):
                     cx.book.add(rule(f(rel, num(first), num(v))))
-                cx.book.add(rule(f(ends, num(first), num(first - 1) if first > 0 else c("none"), num(first + length))))
+                cx.book.add(rule(f(ends, num(first), *_outside(first, length))))
         cx.book.memo[key] = (rel, ends)
     made: tuple[str, str] = cx.book.memo[key]
     return made
+
+
+def _outside(first: int, length: int) -> list[Term]:
+    """The values just below and just above a run of ``length`` from ``first`` (points are
+    never negative: below 0 is ``none``)."""
+    return [num(first - 1) if first > 0 else c("none"), num(first + length)]
 
 
 def run_table(cx: Compiler, length: int, span: tuple[int, int], ends: bool = False) -> str:
@@ -203,7 +218,7 @@ def run_table(cx: Compiler, length: int, span: tuple[int, int], ends: bool = Fal
         low, high = span
         with cx.book.group(f"table: {length} consecutive values of {low}..{high}, in any order"):
             for first in range(low, high - length + 2):
-                extra = [num(first - 1) if first > 0 else c("none"), num(first + length)] if ends else []
+                extra = _outside(first, length) if ends else []
                 for perm in permutations(range(first, first + length)):
                     cx.book.add(rule(f(rel, *[num(x) for x in perm], *extra)))
         cx.book.memo[key] = rel

@@ -29,8 +29,8 @@ from translators.recycle.emit.cardsets import (
     unlift,
 )
 from translators.recycle.emit.chains import chain_count
-from translators.recycle.emit.conditions import group_members
 from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.emit.runcount import runs_count
@@ -135,7 +135,7 @@ def group_conditions(cx: Compiler, coll: Any, env: Env) -> list[list[tuple[Any, 
         return None
     elements = static_elements(cx.model, coll, env, coll)
     if elements is None and isinstance(deref(coll, env)[0], Filter):  # a filter of groups
-        elements = group_members(cx, coll, env)
+        elements = groups_of(cx, coll, env)
     return None if elements is None else [conds for _, conds in elements]
 
 

@@ -3,23 +3,27 @@
 Slot j holds the j-th member of a collection in card-id order; a group is a set of slots
 (:class:`~.nodes.SlotSet`) with the checks under which it is one of the collection's groups
 (:class:`~.nodes.SlotCheck`: its slots are filled; for runs, their cards make a run, for
-``largest`` one that no other member extends at either end). ``all`` over groups runs its body once per group (``lower.py``, the checks guarding
-it); a choice among groups has one option per group (the checks making it legal).
+``largest`` one that no other member extends at either end). ``all`` over groups runs its
+body once per group (``lower.py``, the checks guarding it); a choice among groups has one
+option per group (the checks making it legal); a condition's ``any``/``all`` and a count go
+through them the same way (:func:`group_members`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import point_values, static_literal
-from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.syntax.nodes import (
     Compare,
     Filter,
     IntLit,
+    Node,
     Runs,
     Score,
     Subsets,
@@ -88,4 +92,33 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
     return out
 
 
-__all__ = ["MOST_SLOTS", "SLOTS", "Group", "group_elements", "group_kind", "group_site", "room_for"]
+def _empty(group: ir.Binding) -> bool:
+    """Whether a group is the empty subset."""
+    return isinstance(group, ir.Alias) and isinstance(group.expr, ir.SlotSet) and not group.expr.slots
+
+
+#: A group as an element: its binding and the conditions under which it is one.
+Member = tuple[ir.Binding, list[tuple[Node, Env]]]
+
+
+def group_members(model: GameModel, coll: Any, env: Env,
+                  room_of: Callable[[Subsets | Runs | Tuples, Env], int]) -> list[Member] | None:
+    """The groups of ``subsets``, ``runs`` or ``tuples``, or of a ``filter`` of them, each
+    with the conditions under which it is one (its checks; the filter's condition, and not
+    empty: the engine's filter, ``ProcessCStorageCollectionFilter``, drops the empty subset),
+    every group the engine can offer (the empty subset too, its first), made over
+    ``room_of(coll, env)`` slots; None for another collection."""
+    real, real_env = deref(coll, env)
+    if isinstance(real, Filter):
+        inner = group_members(model, real.collection, real_env, room_of)
+        return None if inner is None else [
+            (group, conds + [(real.condition, real_env.bind(real.var.name, group))])
+            for group, conds in inner if not _empty(group)]
+    if not isinstance(real, (Subsets, Runs, Tuples)):
+        return None
+    return [(ir.Alias(group, real_env), [(check, real_env) for check in checks])
+            for group, checks in group_elements(model, real, real_env, empty=True, room=room_of(real, real_env))]
+
+
+__all__ = ["MOST_SLOTS", "SLOTS", "Group", "Member", "group_elements", "group_kind", "group_members", "group_site",
+           "room_for"]

@@ -35,7 +35,7 @@ from translators.recycle.ir.forwards import (
     invalidate_source,
     location_key,
 )
-from translators.recycle.ir.groups import SLOTS, group_elements, group_site
+from translators.recycle.ir.groups import SLOTS, Member, group_members, group_site
 from translators.recycle.ir.nodes import (
     Alias,
     Domain,
@@ -361,15 +361,15 @@ class Lowerer:
                 return self.item(counted, env, guards, fwd)
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
-        groups = self.group_list(coll, coll_env)
+        groups = group_members(self.model, coll, coll_env, self.room)
         if groups is not None:
             return self.groups(node, groups, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
 
-    def groups(self, node: ActionAgg, groups: list[tuple[Alias, list[tuple[Node, Env]]]], env: Env,
+    def groups(self, node: ActionAgg, groups: list[Member], env: Env,
                guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` over ``subsets``, ``runs`` or ``tuples`` (or a filter of them): the body once
-        per group (:meth:`group_list`), guarded by its conditions; a game where the cards have
+        per group (:func:`.groups.group_members`), guarded by its conditions; a game where the cards have
         more members than slots ends with ``(failed slots)``."""
         out: list[ir.Effect] = []
         for group, conds in groups:
@@ -381,22 +381,6 @@ class Lowerer:
                     del self.guards[guard.id]
             out += got
         return out
-
-    def group_list(self, coll: Any, env: Env) -> list[tuple[Alias, list[tuple[Node, Env]]]] | None:
-        """The groups of ``subsets``, ``runs`` or ``tuples``, or of a ``filter`` of them, each
-        with the conditions under which it is one (its checks, the filter's condition): every
-        group the engine can offer (:func:`.groups.group_elements`, the empty subset too, the
-        engine's first); None for another collection."""
-        if isinstance(coll, Filter):
-            inner, inner_env = deref(coll.collection, env)
-            groups = self.group_list(inner, inner_env)
-            # the engine's filter drops empty groups (the empty subset)
-            return None if groups is None else [(group, conds + [(coll.condition, env.bind(coll.var.name, group))])
-                                                for group, conds in groups if _nonempty(group)]
-        if not isinstance(coll, (Subsets, Runs, Tuples)):
-            return None
-        return [(Alias(group, env), [(check, env) for check in checks])
-                for group, checks in group_elements(self.model, coll, env, empty=True, room=self.room(coll, env))]
 
     def room(self, coll: Subsets | Runs | Tuples, env: Env) -> int:
         """How many members the groups of ``coll`` are made of (its site recorded)."""
@@ -481,7 +465,8 @@ class Lowerer:
     def group_options(self, item: Any, env: Env) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
         """The options an item of a choice makes, with conditions to be legal: itself; or, for
         ``(any GROUPS 'G BODY)`` over ``subsets``, ``runs`` or ``tuples`` (under conditions),
-        BODY once per group (:meth:`group_list`), legal under the conditions and the group's."""
+        BODY once per group (:func:`.groups.group_members`), legal under the conditions and the
+        group's."""
         conditions: list[tuple[Node, Env]] = []
         inner = item
         while isinstance(inner, Conditional):
@@ -490,7 +475,7 @@ class Lowerer:
         if isinstance(inner, ActionAgg) and inner.quantifier == "any":
             coll, coll_env = deref(inner.collection, env)
             # (a filter of groups is not offered: its options did not agree with the engine's)
-            groups = self.group_list(coll, coll_env) if isinstance(coll, (Subsets, Runs, Tuples)) else None
+            groups = group_members(self.model, coll, coll_env, self.room) if isinstance(coll, (Subsets, Runs, Tuples)) else None
             if groups is not None:
                 return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
         return [(item, env, [])]
@@ -564,11 +549,6 @@ def _innermost(node: Any) -> Any:
     while isinstance(node, Let):
         node = node.body
     return node
-
-
-def _nonempty(group: Alias) -> bool:
-    """Whether a group of slots has a slot (the empty subset has none)."""
-    return not isinstance(group.expr, ir.SlotSet) or bool(group.expr.slots)
 
 
 def lower(model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None) -> ir.Program:
