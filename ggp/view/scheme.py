@@ -141,8 +141,15 @@ def stored_values(fluents: Iterable[Term]) -> list[Stored]:
             if position is not None and digit is not None:
                 digits.setdefault((args[0], args[1]), {})[position] = digit
     for (owner, name), places in digits.items():
-        out.append(Stored(owner, name, str(sum(d * 10 ** p for p, d in places.items())), True))
+        out.append(Stored(owner, name, str(wide_value(places)), True))
     return sorted(out, key=lambda s: (s.owner, s.name))
+
+
+def wide_value(digits: dict[int, int]) -> int:
+    """A wide integer from its decimal digits by position: the translation keeps ``K`` digits of
+    the value plus ``5 x 10^(K-1)``, so that negative values are digits too."""
+    width = max(digits, default=0) + 1
+    return int(sum(d * 10 ** p for p, d in digits.items()) - 5 * 10 ** (width - 1))
 
 
 def stored_key(fluent: Term) -> tuple[str, str] | None:

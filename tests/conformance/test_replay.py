@@ -150,7 +150,7 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: options that do nothing unless a condition holds next to one drawing from a hidden stock.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
-QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "runs7"}
+QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "runs7", "chips2", "pairs2"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],

@@ -310,3 +310,17 @@ def test_a_run_at_the_top_or_bottom_of_a_pile_whose_order_is_kept() -> None:
             " (size (run bottom 2 (game vloc ROW) using (game points VALUE)))))))")
     found = scores(game(body), 40)
     assert {a // 10 for a, _ in found} == {0, 2, 3} and {a % 10 for a, _ in found} == {0, 2, 3}
+
+
+def test_a_computed_repeat_takes_a_hand_off_card_by_card_from_its_top() -> None:
+    """``(repeat (size HAND) (move (top HAND) ...))`` of a hand dealt two cards a turn: guarded
+    copies of the move, up to the eight the hand can hold. The pile analysis kept every guard's
+    truth as it went, 2^k combinations for k copies; past its budget the hand kept only its
+    known top, and most games ended with ``(failed order)``. A guard no later copy reads is now
+    forgotten, so the hand gets its whole order."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT)) (SUIT (RED)))"
+    turn = ("(stage player (end (< (size (game iloc STOCK)) 2))"
+            " (do ((repeat 2 (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))"
+            " (choice ((repeat (size ((current player) iloc HAND)) (move (top ((current player) iloc HAND))"
+            " (top (game vloc DISCARD)))) (turn pass))))")
+    playouts(game(f"(do ((shuffle (game iloc STOCK)))) {turn}", deck=deck, scoring=HAND), 6)

@@ -265,12 +265,48 @@ def test_an_option_that_would_do_nothing_is_not_offered() -> None:
     assert min(o for p in runs for o in p.options) < 4 and max(o for p in runs for o in p.options) >= 3
 
 
-def test_a_choice_among_a_range_with_computed_bounds_is_a_located_error() -> None:
-    # `(range 1 .. ((current player) sto CHIPS))` as the options of a choice: a traceback before
-    turn = ("(stage player (end (== (game sto N) 1)) (choice ((any (range 1 .. ((current player) sto CHIPS)) 'B"
-            " (set ((current player) sto BET) 'B)))) (do ((inc (game sto N) 1))))")
-    error = translation_error(game(f"(do ((all player 'P (set ('P sto CHIPS) 3)))) {turn}"), "bets.rcy")
-    assert error.startswith("bets.rcy:2:") and "a choice among the integers of a range needs literal bounds" in error
+def test_a_bet_up_to_the_chips_a_player_holds() -> None:
+    """``(any (range 1 .. ((current player) sto CHIPS)) 'B ...)``: the range's bounds read in
+    play (a located refusal before, a traceback before that). Each decision offers one bet per
+    chip the player holds then (and a pass): the second player's chips are 5 and what the first
+    one's bet gave, read off the first player's score (the bet, 0 for a pass)."""
+    turn = ("(stage player (end (== (game sto N) 2)) (choice ((any (range 1 .. ((current player) sto CHIPS)) 'B"
+            " (do ((dec ((current player) sto CHIPS) 'B) (inc ((next player) sto CHIPS) 'B)"
+            " (set ((current player) sto LAST) 'B)))) (turn pass))) (do ((inc (game sto N) 1))))")
+    chips = "(do ((set ((0 player) sto CHIPS) 3) (set ((1 player) sto CHIPS) 5)))"
+    runs = playouts(game(f"{chips} {turn}", scoring="(scoring max ((current player) sto LAST))"), 12)
+    for p in runs:
+        assert p.options == [3 + 1, 5 + p.scores["player0"] + 1], (p.options, p.scores)
+    assert {p.scores["player0"] for p in runs} == {0, 1, 2, 3}
+
+
+def test_a_range_computed_in_play_counted_looped_over_and_tested() -> None:
+    """``all`` (an action), ``size`` and ``any`` (a condition) over ranges whose high bound is a
+    cell: 1 + 2 + 3, two integers from 2 to 3, and 3 among them; the ``all`` reads its range once,
+    when it starts, as the engine does, though its body raises the bound to 9: three passes."""
+    body = ("(do ((set (game sto N) 3) (all (range 1 .. (game sto N)) 'I (inc ((0 player) sto S) 'I))"
+            " (inc ((0 player) sto S) (* 10 (size (range 2 .. (game sto N)))))"
+            " ((any (range 1 .. (game sto N)) 'I (== 'I 3)) (inc ((0 player) sto S) 100))"
+            " (all (range 1 .. (game sto N)) 'I (do ((set (game sto N) 9) (inc (game sto K) 1))))"
+            " (set ((1 player) sto S) (game sto K))))")
+    assert scores(game(f"{body} {DRAW}", scoring="(scoring max ((current player) sto S))"), 2) == {(126, 3)}
+
+
+def test_a_range_of_more_integers_than_offered_keeps_its_cell_within_them() -> None:
+    """Chips that can reach 560 (60, and 100 more at each of at most 5 turns): the range offers
+    at most ``SPAN_LIMIT`` (200) integers, the cell is kept within them (a located warning), and a
+    game that goes past ends visibly, ``(failed overflow)``, instead of offering too few bets."""
+    turn = ("(stage player (end (== (game sto N) 4)) (choice ((any (range 1 .. ((current player) sto CHIPS)) 'B"
+            " (set ((current player) sto LAST) 'B)))) (do ((inc ((current player) sto CHIPS) 100) (inc (game sto N) 1))))")
+    text = game(f"(do ((all player 'P (set ('P sto CHIPS) 60)))) {turn}", scoring="(scoring max ((current player) sto LAST))")
+    translation = compile_game(parse_recycle(text, "chips.rcy"))
+    [warning] = [w for w in translation.warnings if "kept at 200" in w.message]
+    at = (2, text.splitlines()[1].index("(range") + 1)
+    assert (warning.location.line, warning.location.column) == at and "(player sto CHIPS)" in warning.message
+    machine = make_machine(translation.description, "fast")
+    runs = [play(machine, translation.description, random.Random(seed)) for seed in range(2)]
+    # 60 bets each, then 160 for the first player, whose chips then pass 200
+    assert all(p.ending == "overflow" and p.options == [60, 60, 160] for p in runs), [(p.ending, p.options) for p in runs]
 
 
 def test_a_division_by_zero_plays_on_where_the_engine_would_throw() -> None:

@@ -200,3 +200,32 @@ def test_games_without_cards_show_their_facts_and_boards() -> None:
 
 def table_role(machine: object, state: object) -> Constant:
     return to_move(machine, state)[0]  # type: ignore[arg-type]
+
+
+def test_wide_integers_are_read_back_from_their_digits() -> None:
+    """A cell kept in decimal digits (``wsto``: the value plus 5 x 10^(K-1)) reads as its value:
+    the four chips each player of ``chips2`` starts with (its bets make the cell wide), and the
+    chips moved by the first bet (read as 5004 and so on before)."""
+    from pathlib import Path
+
+    from ggp.reasoner import make_machine
+    from ggp.reasoner.machine import State
+    from translators.recycle.translate import translate_file
+
+    translation = translate_file(Path(__file__).parents[1] / "conformance" / "games" / "chips2.rcy")
+    machine = make_machine(translation.description, "fast")
+
+    def to_choice(state: State) -> State:
+        while not any(len(machine.legal_moves(state, r)) > 1 for r in machine.roles if str(r) != "random"):
+            state = machine.next_state(state, tuple(machine.legal_moves(state, r)[0] for r in machine.roles))
+        return state
+
+    state = to_choice(machine.initial_state())
+    assert any(isinstance(f, Function) and f.name == scheme.WSTO for f in state.fluents)
+    chips = {s.owner: int(s.value) for s in scheme.stored_values(state.fluents) if s.name == "chips"}
+    assert chips == {"player0": 4, "player1": 4}
+    bet = parse_term("(choose 0 3)")
+    assert bet in machine.legal_moves(state, machine.roles[0])
+    state = to_choice(machine.next_state(state, (bet,) + tuple(machine.legal_moves(state, r)[0] for r in machine.roles[1:])))
+    chips = {s.owner: int(s.value) for s in scheme.stored_values(state.fluents) if s.name == "chips"}
+    assert chips == {"player0": 1, "player1": 7}

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from ggp.gdl.terms import Constant, Function, Term
 from ggp.reasoner.machine import State, StateMachine
+from ggp.view.scheme import stored_values
 from translators.recycle.engine import Decision, GameEnd, TranscriptLine
 from translators.recycle.ir.made import HOLD_PREFIX
 from translators.recycle.playstats import ending_of
@@ -486,7 +487,7 @@ def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, st
     """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``;
     with the card places ``before`` the move, a card counts only if it came from the engine's
     source place."""
-    fluents = {str(f) for f in state.fluents}
+    values = {(v.owner, v.name, v.value) for v in stored_values(state.fluents)}
     places = _card_places(state)
     seen = 0
     for action in option.split("; "):
@@ -504,7 +505,7 @@ def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, st
         if s:
             owner = _place(s.group(1), "VISIBLE", "X")[0]
             key, value = s.group(2).lower(), s.group(3).lower()
-            seen += f"(str {owner} {key} {value})" in fluents or f"(sto {owner} {key} {value})" in fluents
+            seen += (owner, key, value) in values
     return seen
 
 

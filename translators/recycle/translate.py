@@ -40,6 +40,7 @@ from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import Ranges, execution_bounds, integer_ranges
 from translators.recycle.analysis.rooms import group_rooms, slot_warnings
+from translators.recycle.analysis.spans import next_spans, range_spans, span_warnings
 from translators.recycle.emit.cardstate import emit_card_state
 from translators.recycle.emit.choices import emit_chance, emit_choices, has_chance
 from translators.recycle.emit.control import Control
@@ -69,6 +70,7 @@ from translators.recycle.ir.repeats import (
     computed_repeats,
     expand_repeats,
 )
+from translators.recycle.ir.spans import Span, computed_ranges, expand_ranges
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.rulebook.frame import frame_by_step
 from translators.recycle.rulebook.guards import pc_guards
@@ -102,9 +104,9 @@ KEPT = frozenset({"score", "scoredigit", "at_step", "normal_end", "limit", "stuc
 #: play: a deck created in a loop of a long game would make thousands, and the translation would
 #: not finish).
 MADE_CARDS = 520
-#: How often the game is re-analysed for the bounds of its computed repeats (each round makes
-#: as many copies as the last found the count could need).
-REPEAT_ROUNDS = 4
+#: How often the game is re-analysed for the bounds of its computed repeats and ranges (each
+#: round makes as many copies, or integers, as the last found they could need).
+ANALYSIS_ROUNDS = 6
 
 
 def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, StepPlan]:
@@ -147,7 +149,7 @@ def made_in_play(game: Game) -> Game:
     sites = {(node.line, node.column): node for node in made_sites(game)}
     if not sites:
         return game
-    model = build_model(expand_repeats(make_in_play(game, dict.fromkeys(sites, 1)), {}))
+    model = build_model(expand_ranges(expand_repeats(make_in_play(game, dict.fromkeys(sites, 1)), {}), {}))
     program = lower(model)
     bounds = execution_bounds(program, model)
     moved = dict.fromkeys(sites, 0)  # the moves each site's actions can make: a card's per run
@@ -170,25 +172,33 @@ def made_in_play(game: Game) -> Game:
 
 def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps, Ranges]:
     """The game's model and lowering with its card domains, point maps and integer ranges, its
-    computed repeats unrolled as far as the ranges say their counts go."""
+    computed repeats unrolled as far as the ranges say their counts go, its ranges computed in
+    play made of the integers their bounds can reach."""
     sites = computed_repeats(game)
+    ranged = computed_ranges(game)
     bounds: dict[Site, int] = {}
+    spans: dict[Site, Span] = {}
+    caps: dict[tuple[str, str], int] = {}
+    growing: set[Site] = set()
     rooms: dict[Site, int] | None = None
-    for _ in range(REPEAT_ROUNDS):
-        expanded = expand_repeats(game, bounds)
-        model = build_model(expanded)
+    for _ in range(ANALYSIS_ROUNDS):
+        repeated = expand_repeats(game, bounds)
+        model = build_model(expand_ranges(repeated, spans))
         program = lower(model, rooms)
         domains = CardDomains(model, program)
         pointmaps = PointMaps(model, program)
-        ranges = integer_ranges(model, program, domains, pointmaps)
+        ranges = integer_ranges(model, program, domains, pointmaps, caps)
         needed = {site: max(ranges.cell("game", cell_name(site))[1], 1) for site in sites}
+        kept = dict(caps)
+        grown = next_spans(ranged, range_spans(repeated, model, ranges, ranged, spans), spans, caps, growing)
         settled = rooms is not None
         if rooms is None:  # the groups' slots, from the capacities of the game lowered with the default
             rooms = group_rooms(program, ranges)
             settled = all(room == SLOTS for room in rooms.values())
-        if settled and all(needed[site] <= bounds.get(site, 1) for site in sites):
+        if settled and grown == spans and caps == kept and all(needed[site] <= bounds.get(site, 1) for site in sites):
             return model, program, domains, pointmaps, ranges
         bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
+        spans = grown
     raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
                            f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
 
@@ -211,6 +221,7 @@ def _run(game: Game) -> Translation:
             emitter.batch(batch)
     control.build(frozenset(key[1] for key in comp.ledger.temps if key[0] == "flag"))
     warnings = slot_warnings(program, comp.ranges, game.source or "<recycle>")
+    warnings += span_warnings(computed_ranges(game), comp.ranges, game.source or "<recycle>")
     warnings += emit_choices(comp, control, emitter, plan, game.source or "<recycle>")
     if chance:
         emit_chance(comp)

@@ -231,7 +231,13 @@ class _Explorer:
         """Straight-line effects; a guard shared by several effects is decided once, where the
         first of them is reached (as the engine evaluates a conditional action's condition)."""
         work: set[tuple[State, frozenset[tuple[int, bool]]]] = {(state, frozenset()) for state in states}
-        for effect in effects:
+        # the guards still to be read after each effect: a decision no later effect shares is
+        # forgotten (kept, k guards of unknown truth would make 2^k combinations)
+        later: list[set[int]] = [set()]
+        for effect in reversed(effects[1:]):
+            later.append(later[-1] | {guard.id for guard in effect.guards})
+        later.reverse()
+        for index, effect in enumerate(effects):
             after: set[tuple[State, frozenset[tuple[int, bool]]]] = set()
             for state, decided in work:
                 self.work += 1
@@ -259,7 +265,7 @@ class _Explorer:
                         if isinstance(value, Node):
                             self.reads(value, effect.env, state)
                     after |= {(changed, known) for changed in self.effect(effect, state)}
-            work = after
+            work = {(state, frozenset(d for d in known if d[0] in later[index])) for state, known in after}
         return {state for state, _ in work}
 
     def effect(self, effect: ir.Effect, state: State) -> set[State]:

@@ -142,8 +142,12 @@ class Ranges:
     """Intervals of integer expressions and storage cells."""
 
     def __init__(self, model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps,
-                 exec_bound: Callable[[ir.Effect], int | None], capacity: Mapping[Location, int] | None = None):
+                 exec_bound: Callable[[ir.Effect], int | None], capacity: Mapping[Location, int] | None = None,
+                 caps: Mapping[tuple[str, str], int] | None = None):
         self.model = model
+        #: The largest value some cell families are kept within (the bounds of ranges read in
+        #: play: ``analysis/spans.py``); a game that goes past ends with ``(failed overflow)``.
+        self.caps: Mapping[tuple[str, str], int] = caps or {}
         #: The most cards each pile (memories aside) can hold at once (:mod:`.capacity`).
         self.capacity: Mapping[Location, int] = capacity or {}
         self.program = program
@@ -170,6 +174,8 @@ class Ranges:
             return self.model.players
         if kind == "teams":
             return len(self.model.teams)
+        if isinstance(real, Filter) and kind != "cards":  # at most as many as it filters
+            return self.size_bound(real.collection, real_env)
         if isinstance(real, Subsets):  # every subset, the empty one included
             return 1 << len(self.domains.cards(real.cards, real_env))
         if isinstance(real, Tuples):  # every N of the cards scoring one value
@@ -343,10 +349,12 @@ class Ranges:
                         rounds = self.model.players + 1
                         low = max(low, min(base[0], min(marks), 0) + rounds * step_low)
                         high = min(high, max(base[1], max(marks), 0) + rounds * step_high)
+                    elif unbounded and key in self.caps:
+                        high = self.caps[key]
                     elif unbounded:
                         node = next(e.node for e in writes if (owner_kind(e.cell.owner), _label(e.cell.name)) == key)
                         raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) has no static bound")
-                self.cells[key] = (low, high)
+                self.cells[key] = (low, min(high, self.caps.get(key, high)))
             if self.cells == before:
                 break
         for effect in writes:
@@ -443,18 +451,19 @@ def _end_threshold(end: Any) -> int:
                 for side in (node.left, node.right) if isinstance(side, IntLit)), default=0)
 
 
-def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps) -> Ranges:
+def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps,
+                   caps: Mapping[tuple[str, str], int] | None = None) -> Ranges:
     """Integer ranges: with generous loop bounds, or modest ones when the generous bounds make a
-    cell's range too large (see :func:`execution_bounds`)."""
+    cell's range too large (see :func:`execution_bounds`); ``caps``: see :attr:`Ranges.caps`."""
     bounds = execution_bounds(program, model)
     capacity = pile_counts(program, model, domains, bounds)
     try:
-        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id), capacity)
+        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id), capacity, caps)
     except TranslationError:
         modest = execution_bounds(program, model, nested=False)
         if modest == bounds:
             raise
-        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id), capacity)
+        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id), capacity, caps)
 
 
 __all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull", "integer_ranges"]

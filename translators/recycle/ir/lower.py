@@ -63,6 +63,7 @@ from translators.recycle.syntax.nodes import (
     FaroShuffle,
     Filter,
     Forget,
+    Game,
     IntLit,
     IntUpdate,
     Let,
@@ -121,18 +122,7 @@ class Lowerer:
 
     def program(self) -> ir.Program:
         """Lower the whole game."""
-        env = Env()
-        for declaration in self.model.game.declarations:
-            value = declaration.value
-            binding: ir.Binding
-            if isinstance(value, IntLit):
-                binding = Fixed(num(value.value), "int")
-            elif isinstance(value, Name):
-                binding = Fixed(name(value.text), "str")
-            else:
-                binding = Alias(value, env)
-            env = env.bind(declaration.var.name, binding)
-        self.top_env = env
+        env = self.top_env = declared_env(self.model.game)
         body = self.flow(self.model.game.flow, env)
         return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites,
                           self.group_sites, self.vars)
@@ -474,8 +464,7 @@ class Lowerer:
             inner = inner.body
         if isinstance(inner, ActionAgg) and inner.quantifier == "any":
             coll, coll_env = deref(inner.collection, env)
-            # (a filter of groups is not offered: its options did not agree with the engine's)
-            groups = group_members(self.model, coll, coll_env, self.room) if isinstance(coll, (Subsets, Runs, Tuples)) else None
+            groups = group_members(self.model, coll, coll_env, self.room)
             if groups is not None:
                 return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
         return [(item, env, [])]
@@ -551,12 +540,28 @@ def _innermost(node: Any) -> Any:
     return node
 
 
+def declared_env(game: Game) -> Env:
+    """The environment of the whole game: its declarations (a literal fixed, else an alias)."""
+    env = Env()
+    for declaration in game.declarations:
+        value = declaration.value
+        binding: ir.Binding
+        if isinstance(value, IntLit):
+            binding = Fixed(num(value.value), "int")
+        elif isinstance(value, Name):
+            binding = Fixed(name(value.text), "str")
+        else:
+            binding = Alias(value, env)
+        env = env.bind(declaration.var.name, binding)
+    return env
+
+
 def lower(model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None) -> ir.Program:
     """The IR of a game (``rooms``: the slots of the groups made at each site, default ``SLOTS``)."""
     return Lowerer(model, rooms).program()
 
 
-__all__ = ["Lowerer", "deref", "lower"]
+__all__ = ["Lowerer", "declared_env", "deref", "lower"]
 
 
 def memory_of(card: Node, env: Env) -> Node:

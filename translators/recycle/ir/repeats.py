@@ -28,6 +28,7 @@ from translators.recycle.ir.rewrite import rewrite_flow
 from translators.recycle.syntax.nodes import (
     Compare,
     Conditional,
+    Declare,
     Do,
     Game,
     GameOwner,
@@ -52,17 +53,16 @@ def cell_name(site: Site) -> str:
 
 def computed_repeats(game: Game) -> list[Site]:
     """The repeats of the game's play (not its setup) whose count the text does not fix."""
-    computed = _let_bound(game)
+    literal = literal_names(game)
     return sorted({(node.line, node.column) for node in _flow_nodes(game)
-                   if isinstance(node, Repeat) and _is_computed(node.count, computed)})
+                   if isinstance(node, Repeat) and is_computed(node.count, literal)})
 
 
 def expand_repeats(game: Game, bounds: Mapping[Site, int]) -> Game:
     """``game`` with every computed repeat rewritten to guarded copies of its action, as many as
     ``bounds`` gives for its site (1 for a site it does not give)."""
-    computed = _let_bound(game)
-
-    return rewrite_flow(game, lambda node: isinstance(node, Repeat) and _is_computed(node.count, computed),
+    literal = literal_names(game)
+    return rewrite_flow(game, lambda node: isinstance(node, Repeat) and is_computed(node.count, literal),
                         lambda node: _guarded_copies(node, max(bounds.get((node.line, node.column), 1), 0)))
 
 
@@ -79,19 +79,24 @@ def _flow_nodes(game: Game) -> list[Node]:
     return [node for item in game.flow for node in item.walk()]
 
 
-def _let_bound(game: Game) -> frozenset[str]:
-    """The variables a ``let`` or ``declare`` binds to something other than a literal."""
-    bound = [(node.var.name, node.value) for node in game.walk() if isinstance(node, Let)]
-    bound += [(d.var.name, d.value) for d in game.declarations]
-    return frozenset(name for name, value in bound if not isinstance(value, (IntLit, Name)))
+def literal_names(game: Game) -> frozenset[str]:
+    """The variables bound only by ``declare`` or ``let`` to a literal: every other variable
+    (of a ``let`` of an expression, of a choice's ``any``, of an ``all``) may stand for a value
+    computed in play."""
+    literal: set[str] = set()
+    other: set[str] = set()
+    for node in list(game.declarations) + [n for n in game.walk() if not isinstance(n, Declare)]:
+        var = getattr(node, "var", None)
+        if isinstance(var, Var):
+            value = getattr(node, "value", None) if isinstance(node, (Declare, Let)) else None
+            (literal if isinstance(value, (IntLit, Name)) else other).add(var.name)
+    return frozenset(literal - other)
 
 
-def _is_computed(count: Any, let_bound: frozenset[str]) -> bool:
-    if isinstance(count, IntLit):
-        return False
-    if isinstance(count, Var):
-        return count.name in let_bound
-    return True
+def is_computed(count: Any, literal: frozenset[str]) -> bool:
+    """Whether an integer the text gives (a count, a bound) may be computed in play (see
+    :func:`literal_names`)."""
+    return not isinstance(count, IntLit) and not (isinstance(count, Var) and count.name in literal)
 
 
-__all__ = ["Site", "cell_name", "computed_repeats", "expand_repeats"]
+__all__ = ["Site", "cell_name", "computed_repeats", "expand_repeats", "is_computed", "literal_names"]
