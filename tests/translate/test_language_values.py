@@ -50,6 +50,17 @@ def test_a_repeat_count_bound_by_let() -> None:
     assert scores(game(f"{deal} {DRAW}", scoring=HAND)) == {(2, 4)}
 
 
+def test_an_option_that_repeats_no_pass_is_not_offered() -> None:
+    # the first player holds the six cards, the second none: `(repeat (size HAND) ...)` makes no
+    # action for the second, and CardStock offers only the pass (2 options before, one doing
+    # nothing); the first plays every card at once or passes
+    deal = "(do ((shuffle (game iloc STOCK)) (repeat 6 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    turn = ("(stage player (end (== (size (game vloc DISCARD)) 6)) (choice ((repeat (size ((current player) iloc HAND))"
+            " (move (top ((current player) iloc HAND)) (top (game vloc DISCARD)))) (turn pass))))")
+    runs = playouts(game(f"{deal} {turn}", scoring="(scoring max (size (game vloc DISCARD)))"), 6)
+    assert all(p.options == [2, 1] * (len(p.options) // 2) + [2] for p in runs), [p.options for p in runs]
+
+
 def test_a_point_map_read_before_it_is_set_scores_every_card_0() -> None:
     # each turn adds the cards in hand, one point each: the first player's first sum is taken
     # before the map is set (0, not 1): 0 + 2 + 3 against 1 + 2 + 3
@@ -293,20 +304,21 @@ def test_a_range_computed_in_play_counted_looped_over_and_tested() -> None:
 
 
 def test_a_range_of_more_integers_than_offered_keeps_its_cell_within_them() -> None:
-    """Chips that can reach 560 (60, and 100 more at each of at most 5 turns): the range offers
-    at most ``SPAN_LIMIT`` (200) integers, the cell is kept within them (a located warning), and a
-    game that goes past ends visibly, ``(failed overflow)``, instead of offering too few bets."""
+    """Chips that can reach 260 (60, and 40 more at each of at most 5 turns): past ``SPAN_LIMIT``
+    (200) integers, the range's cell is kept within what its owners are given in all (2 x 60),
+    with a located warning, and a game that goes past ends visibly, ``(failed overflow)``,
+    instead of offering too few bets."""
     turn = ("(stage player (end (== (game sto N) 4)) (choice ((any (range 1 .. ((current player) sto CHIPS)) 'B"
-            " (set ((current player) sto LAST) 'B)))) (do ((inc ((current player) sto CHIPS) 100) (inc (game sto N) 1))))")
+            " (set ((current player) sto LAST) 'B)))) (do ((inc ((current player) sto CHIPS) 40) (inc (game sto N) 1))))")
     text = game(f"(do ((all player 'P (set ('P sto CHIPS) 60)))) {turn}", scoring="(scoring max ((current player) sto LAST))")
     translation = compile_game(parse_recycle(text, "chips.rcy"))
-    [warning] = [w for w in translation.warnings if "kept at 200" in w.message]
+    [warning] = [w for w in translation.warnings if "kept at 120 or less" in w.message]
     at = (2, text.splitlines()[1].index("(range") + 1)
     assert (warning.location.line, warning.location.column) == at and "(player sto CHIPS)" in warning.message
     machine = make_machine(translation.description, "fast")
     runs = [play(machine, translation.description, random.Random(seed)) for seed in range(2)]
-    # 60 bets each, then 160 for the first player, whose chips then pass 200
-    assert all(p.ending == "overflow" and p.options == [60, 60, 160] for p in runs), [(p.ending, p.options) for p in runs]
+    # 60 bets each, then 100 for the first player, whose chips then pass 120
+    assert all(p.ending == "overflow" and p.options == [60, 60, 100] for p in runs), [(p.ending, p.options) for p in runs]
 
 
 def test_a_division_by_zero_plays_on_where_the_engine_would_throw() -> None:

@@ -190,7 +190,7 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
         ranges = integer_ranges(model, program, domains, pointmaps, caps)
         needed = {site: max(ranges.cell("game", cell_name(site))[1], 1) for site in sites}
         kept = dict(caps)
-        grown = next_spans(ranged, range_spans(repeated, model, ranges, ranged, spans), spans, caps, growing)
+        grown = next_spans(ranged, range_spans(repeated, model, ranges, ranged, spans), spans, caps, growing, ranges)
         settled = rooms is not None
         if rooms is None:  # the groups' slots, from the capacities of the game lowered with the default
             rooms = group_rooms(program, ranges)

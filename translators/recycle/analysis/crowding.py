@@ -51,12 +51,13 @@ from translators.recycle.syntax.nodes import (
 from translators.recycle.syntax.nodes import Not as RNot
 from translators.recycle.translation_error import TranslationError
 
-#: Abstract states explored per family at most (past this its piles count as crowded).
+#: Abstract states explored per family at most (past this, as past the work below, the family
+#: keeps its known top only).
 STATE_LIMIT = 20_000
 #: Effects applied per family at most, and per game (past these a family keeps its known top
 #: only): the analysis stays within about two seconds and gives the same answer on every machine.
-WORK_LIMIT = 10_000
-GAME_WORK_LIMIT = 30_000
+WORK_LIMIT = 20_000
+GAME_WORK_LIMIT = 60_000
 #: The abstract count standing for "two cards or more".
 MANY = 2
 

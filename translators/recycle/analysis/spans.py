@@ -22,6 +22,7 @@ from typing import Any
 from ggp.errors import Location, Problem
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.ranges import Ranges, hull
+from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
@@ -38,6 +39,9 @@ from translators.recycle.translation_error import TranslationError
 #: The most integers a range computed in play is made of (a choice among them offers one move
 #: each): a bet up to 200 chips.
 SPAN_LIMIT = 200
+#: The fewest integers a range is kept to when its bound's cell is kept within what its owners
+#: are given (:func:`given`): chips that start at 0 and are won in play.
+SPAN_FLOOR = 50
 #: The stand-in of an integer variable while a bound is analysed (only its sort is read).
 SPAN_VAR = Variable("span")
 
@@ -56,31 +60,48 @@ def range_spans(game: Game, model: GameModel, ranges: Ranges, sites: Mapping[Sit
 
 
 def next_spans(sites: Mapping[Site, Range], reached: Mapping[Site, Span], spans: Mapping[Site, Span],
-               caps: dict[tuple[str, str], int], grown: set[Site]) -> dict[Site, Span]:
+               caps: dict[tuple[str, str], int], grown: set[Site], ranges: Ranges) -> dict[Site, Span]:
     """The spans to lower the game with next: for each range the hull of its last span and what
-    its bounds ``reached``. A span that grows a second time (``grown``: those that grew once) is
-    widened to ``SPAN_LIMIT`` integers at once; past them, a high bound that is one integer cell
-    has its cell kept within them (``caps``, updated), else it is a located error."""
+    its bounds ``reached``. A span that grows a second time (``grown``: those that grew once),
+    or past ``SPAN_LIMIT`` integers, has its high bound's cell kept within what its owners are
+    given in all (:func:`given`: chips passed around stay within it; at least ``SPAN_FLOOR``,
+    at most ``SPAN_LIMIT`` integers of the span; ``caps``, updated); when the high bound is not
+    one integer cell, that is a located error."""
     out = {}
     for site, span in reached.items():
         old = spans.get(site)
         new = hull(old, span) if old is not None else span
+        again = old is not None and new != old and site in grown
         if old is not None and new != old:
-            if site in grown:
-                new = (new[0], max(new[1], new[0] + SPAN_LIMIT))
             grown.add(site)
-        if new[1] - new[0] >= SPAN_LIMIT:
+        if again or new[1] - new[0] >= SPAN_LIMIT:
             family = _cell_family(sites[site])
             if family is None:
                 raise TranslationError(sites[site], f"the integers of this range can run from {new[0]} to {new[1]} or on, "
                                        f"by the analysis of its bounds: at most {SPAN_LIMIT} are supported when the "
                                        "bounds are computed in play, unless the high bound is a cell of its own (kept "
                                        "within them)")
-            most = min(new[0] + SPAN_LIMIT - 1, caps.get(family, new[0] + SPAN_LIMIT - 1))
+            room = min(max(given(ranges, family), SPAN_FLOOR), SPAN_LIMIT)
+            most = min(new[0] + room - 1, caps.get(family, new[0] + room - 1))
             caps[family] = most
             new = (new[0], most)
         out[site] = new
     return out
+
+
+def given(ranges: Ranges, family: tuple[str, str]) -> int:
+    """What the owners of a cell family are given in all: the largest value a ``set`` writes to
+    it, times how many owners the family has."""
+    owners = {"game": 1, "player": ranges.model.players, "team": len(ranges.model.teams)}[family[0]]
+    most = 0
+    for effect in ranges.program.effects.values():
+        if isinstance(effect, ir.SetInt) and effect.op == "set":
+            try:
+                if storage_family(effect.cell, effect.env) == family:
+                    most = max(most, ranges.of(effect.value, effect.env)[1])
+            except TranslationError:
+                continue
+    return owners * most
 
 
 def _cell_family(node: Range) -> tuple[str, str] | None:
@@ -100,10 +121,10 @@ def span_warnings(sites: Mapping[Site, Range], ranges: Ranges, source: str) -> l
         family = _cell_family(node)
         if family is not None and family in ranges.caps:
             out.append(Problem(Location(source, line, column),
-                               f"this range's bound ({family[0]} sto {family[1]}) is not bounded statically below "
-                               f"{SPAN_LIMIT} values: the range offers at most {SPAN_LIMIT} integers, the cell is kept at "
-                               f"{ranges.caps[family]} or less, and a game where it goes past ends there with "
-                               "`(failed overflow)`", "warning"))
+                               f"this range's bound ({family[0]} sto {family[1]}) has no static bound the analysis finds: "
+                               f"the cell is kept at {ranges.caps[family]} or less (what its owners are given in all, "
+                               f"from {SPAN_FLOOR} to {SPAN_LIMIT} integers), and a game where it goes past ends there "
+                               "with `(failed overflow)`", "warning"))
     return out
 
 
@@ -156,4 +177,4 @@ def _bindings(coll: Node, env: Env, model: GameModel, sites: Mapping[Site, Range
     return [Sym(SPAN_VAR, "int", f"int:{min(numbers)}:{max(numbers)}")]
 
 
-__all__ = ["SPAN_LIMIT", "next_spans", "range_spans", "span_warnings"]
+__all__ = ["SPAN_FLOOR", "SPAN_LIMIT", "given", "next_spans", "range_spans", "span_warnings"]

@@ -6,14 +6,19 @@ declared literal, a variable an enclosing ``all`` binds to a literal) is unrolle
 itself. Any other count (``(repeat (game sto N) ...)``, ``(repeat (size (game iloc STOCK)) ...)``)
 is rewritten here, on the syntax tree, to::
 
-    (do ((set (game sto REPEAT_L_C) COUNT)
-         ((> (game sto REPEAT_L_C) 0) ACTION)
-         ((> (game sto REPEAT_L_C) 1) ACTION)
-         ...
-         ((> (game sto REPEAT_L_C) K-1) ACTION)))
+    ((> COUNT 0)
+     (do ((set (game sto REPEAT_L_C) COUNT)
+          ((> (game sto REPEAT_L_C) 0) ACTION)
+          ((> (game sto REPEAT_L_C) 1) ACTION)
+          ...
+          ((> (game sto REPEAT_L_C) K-1) ACTION))))
 
 where ``L_C`` is the repeat's line and column: a storage cell of the game that freezes the count
 (the action may change what the count reads), and ``K`` the largest value the count can take.
+The outer condition changes nothing where the repeat runs, but a repeat of no pass makes no
+action, and CardStock does not offer an option that makes none: as an option's first action,
+the condition is the option's legality (not for a count that draws a ``random`` number, which a
+second reading would draw again).
 ``K`` comes from the integer-range analysis of the rewritten game, so the translator rewrites,
 analyses and rewrites again until ``K`` is stable (:func:`repeat_bounds`'s caller, see
 ``translate.analysed``).
@@ -38,6 +43,7 @@ from translators.recycle.syntax.nodes import (
     Let,
     Name,
     Node,
+    Random,
     Repeat,
     Var,
 )
@@ -66,13 +72,17 @@ def expand_repeats(game: Game, bounds: Mapping[Site, int]) -> Game:
                         lambda node: _guarded_copies(node, max(bounds.get((node.line, node.column), 1), 0)))
 
 
-def _guarded_copies(node: Repeat, times: int) -> Do:
+def _guarded_copies(node: Repeat, times: int) -> Node:
     at = {"line": node.line, "column": node.column}
     cell = IntStorage(GameOwner(**at), Name(cell_name((node.line, node.column)), **at), **at)
     items: list[Any] = [IntUpdate("set", cell, node.count, **at)]
     for i in range(times):
         items.append(Conditional(Compare(">", cell, IntLit(i, **at), kind="int", **at), node.action, **at))
-    return Do(tuple(items), **at)
+    copies = Do(tuple(items), **at)
+    if any(isinstance(part, Random) for part in node.count.walk()):
+        return copies  # read once: a second reading would draw another number
+    # a repeat of no pass makes no action: as an option's first action, the option is not offered
+    return Conditional(Compare(">", node.count, IntLit(0, **at), kind="int", **at), copies, **at)
 
 
 def _flow_nodes(game: Game) -> list[Node]:
