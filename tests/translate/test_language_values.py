@@ -321,6 +321,15 @@ def test_a_range_of_more_integers_than_offered_keeps_its_cell_within_them() -> N
     assert all(p.ending == "overflow" and p.options == [60, 60, 100] for p in runs), [(p.ending, p.options) for p in runs]
 
 
+def test_a_growing_range_whose_bound_is_not_one_cell_is_a_located_error() -> None:
+    # each bet adds to the chips the next bet may reach, one more than them: the span grows with
+    # every analysis round, and there is no one cell to keep within it
+    turn = ("(stage player (end (== (game sto N) 4)) (choice ((any (range 1 .. (+ ((current player) sto CHIPS) 1)) 'B"
+            " (inc ((current player) sto CHIPS) 'B)))) (do ((inc (game sto N) 1))))")
+    error = translation_error(game(f"(do ((all player 'P (set ('P sto CHIPS) 6)))) {turn}"), "grow.rcy")
+    assert error.startswith("grow.rcy:2:") and "unless the high bound is a cell of its own" in error
+
+
 def test_a_division_by_zero_plays_on_where_the_engine_would_throw() -> None:
     # `(// 5 0)` has no value: the rule writing it had an unsafe head variable beside
     # `(distinct a a)` and clingo refused the whole game; rules that can never fire are dropped,

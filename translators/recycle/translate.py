@@ -199,8 +199,10 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
             return model, program, domains, pointmaps, ranges
         bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}
         spans = grown
-    raise TranslationError(game, f"the counts of `repeat` keep growing with the copies made for them "
-                           f"({', '.join(f'line {s[0]}: {bounds[s]}' for s in sites)})")
+    growing_now = [f"`repeat` at line {s[0]}: {bounds[s]}" for s in sites] + [
+        f"range at line {s[0]}: {spans[s][0]} to {spans[s][1]}" for s in sorted(spans)]
+    raise TranslationError(game, "the counts of `repeat` (or the integers of ranges computed in play) keep growing "
+                           f"with the copies made for them ({', '.join(growing_now)})")
 
 
 def _run(game: Game) -> Translation:
