@@ -8,8 +8,10 @@ independent check of the outcomes the tests expect.
 
 from __future__ import annotations
 
+import itertools
 import random
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,17 @@ RUMMY = game("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) (
 
 
 DEAL3 = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+
+
+def dealt_scores(score: Callable[[list[int]], int]) -> set[tuple[int, int]]:
+    """The scores, seat by seat, ``score`` gives every deal ``DEAL3`` can make of the six cards
+    of ``DECK`` to two players (each hand as the cards' places in the deck's order: ONE RED,
+    ONE BLACK, TWO RED ...): the independent reference the scores of random playouts must keep to."""
+    out = set()
+    for hand in itertools.combinations(range(6), 3):
+        rest = [c for c in range(6) if c not in hand]
+        out.add((score(list(hand)), score(rest)))
+    return out
 
 
 SUITS = ("(scoring max (+ (* 10 ((current player) sto RED)) ((current player) sto BLACK)))")

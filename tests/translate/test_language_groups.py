@@ -14,6 +14,7 @@ from tests.translate.language import (
     DEAL3,
     DRAW,
     VALUE,
+    dealt_scores,
     game,
     playouts,
     scores,
@@ -160,11 +161,12 @@ def test_the_number_of_runs_counts_them_as_the_engine_makes_them() -> None:
     count = (f"(do ({VALUE} (all player 'P (do ((set ('P sto SCORE) (* 10 (size (runs largest 2 ('P iloc HAND) using (game points VALUE)))))"
              " ((>= (size (runs largest 2 ('P iloc HAND) using (game points VALUE))) 2) (inc ('P sto SCORE) 1)))))))")
     deck = [1, 1, 2, 2, 3, 3]  # ONE RED, ONE BLACK, TWO RED ... (points)
-    expected = set()
-    for hand in itertools.combinations(range(6), 3):
-        rest = [c for c in range(6) if c not in hand]
-        runs = [engine_runs([deck[c] for c in cards], 2) for cards in (hand, rest)]
-        expected.add(tuple(10 * r + (r >= 2) for r in runs))
+
+    def score(cards: list[int]) -> int:
+        runs = engine_runs([deck[c] for c in cards], 2)
+        return 10 * runs + (runs >= 2)
+
+    expected = dealt_scores(score)
     found = scores(game(f"{DEAL3} {count}"), 40)
     assert found <= expected and len(found) >= 3
 
@@ -177,11 +179,7 @@ def test_all_over_the_largest_runs_runs_once_for_every_stretch_the_engine_closes
     count = (f"(do ({points} (all player 'P (all (runs largest 1 ('P iloc HAND) using (game points VALUE)) 'R"
              " (inc ('P sto SCORE) (+ 10 (size 'R)))))))")
     deck = [1, 1, 2, 2, 4, 4]
-    expected = set()
-    for hand in itertools.combinations(range(6), 3):
-        rest = [c for c in range(6) if c not in hand]
-        expected.add(tuple(sum(10 + len(run) for run in engine_run_list([deck[c] for c in cards], 1))
-                           for cards in (hand, rest)))
+    expected = dealt_scores(lambda cards: sum(10 + len(run) for run in engine_run_list([deck[c] for c in cards], 1)))
     found = scores(game(f"{DEAL3} {count}"), 40)
     assert found <= expected and len(found) >= 3 and any(max(score) > 30 for score in found)
 
@@ -327,10 +325,7 @@ def test_conditions_over_the_groups_of_runs_tuples_and_subsets() -> None:
     def score(cards: list[int]) -> int:  # a run of three is ONE TWO THREE; a pair of ONEs scores
         return 100 * (sorted(cards) == [1, 2, 3]) + 10 * (cards.count(1) == 2)  # (three cards: a subset of three)
 
-    expected = set()
-    for hand in itertools.combinations(range(6), 3):
-        rest = [c for c in range(6) if c not in hand]
-        expected.add(tuple(score([deck[c] for c in cards]) for cards in (hand, rest)))
+    expected = dealt_scores(lambda cards: score([deck[c] for c in cards]))
     found = scores(game(f"{DEAL3} {count}"), 40)
     assert found <= expected and len(found) >= 3
 
@@ -369,10 +364,7 @@ def test_a_filter_of_subsets_drops_the_empty_one_as_the_engine_does() -> None:
     def under_3(cards: list[int]) -> int:
         return sum(1 for k in range(1, 4) for chosen in itertools.combinations(cards, k) if sum(chosen) < 3)
 
-    expected = set()
-    for hand in itertools.combinations(range(6), 3):
-        rest = [c for c in range(6) if c not in hand]
-        expected.add(tuple(under_3([deck[c] for c in cards]) for cards in (hand, rest)))
+    expected = dealt_scores(lambda cards: under_3([deck[c] for c in cards]))
     found = scores(game(f"{DEAL3} {count}"), 40)
     assert found <= expected and len(found) >= 2
 
@@ -384,9 +376,6 @@ def test_the_number_of_groups_a_filter_keeps_is_sized_as_groups_not_cards() -> N
     count = ("(do ((all player 'P (inc ('P sto SCORE) (size (filter (subsets ('P iloc HAND)) 'S"
              " (any 'S 'C (== (cardatt SUIT 'C) RED))))))))")
     red = [True, False] * 3  # the deck's order: ONE RED, ONE BLACK, TWO RED...
-    expected = set()
-    for hand in itertools.combinations(range(6), 3):
-        rest = [c for c in range(6) if c not in hand]
-        expected.add(tuple(8 - 2 ** sum(not red[c] for c in cards) for cards in (hand, rest)))
+    expected = dealt_scores(lambda cards: 8 - 2 ** sum(not red[c] for c in cards))
     found = scores(game(f"{DEAL3} {count}"), 30)
     assert found <= expected and (0, 7) in found | {(b, a) for a, b in found}

@@ -15,8 +15,7 @@ integers, and its bound's cell kept within them (a game that goes past ends with
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import fields
+from collections.abc import Mapping
 from typing import Any
 
 from ggp.errors import Location, Problem
@@ -141,21 +140,13 @@ def _visit(node: Any, env: Env, model: GameModel, ranges: Ranges, sites: Mapping
         _visit(node.body, env.bind(node.var.name, Alias(node.value, env)), model, ranges, sites, spans, found)
         return
     var, collection = getattr(node, "var", None), getattr(node, "collection", None)
-    for name, child in _children(node):
-        if isinstance(var, Var) and isinstance(collection, Node) and name not in ("var", "collection"):
+    for child in node.subnodes():
+        if isinstance(var, Var) and isinstance(collection, Node) and child is not var and child is not collection:
             for binding in _bindings(collection, env, model, sites, spans):
                 inner = env.bind(var.name, binding) if binding is not None else env
                 _visit(child, inner, model, ranges, sites, spans, found)
         else:
             _visit(child, env, model, ranges, sites, spans, found)
-
-
-def _children(node: Node) -> Iterator[tuple[str, Any]]:
-    for fld in fields(node):
-        value = getattr(node, fld.name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, Node):
-                yield fld.name, item
 
 
 def _bindings(coll: Node, env: Env, model: GameModel, sites: Mapping[Site, Range],
