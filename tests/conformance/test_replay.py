@@ -136,6 +136,21 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
     assert all(r.agrees for r in results)
 
 
+def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> None:
+    # meld2's sixth game: a hand laid down whole leaves its player nothing to throw away; the
+    # engine throws (no choice available) and the translation ends there (`stuck`): the same
+    # game. (Before: the hand's runs were made of five slots, and every game ended at the first
+    # draw to a hand of six with `(failed slots)`.)
+    path = Path(__file__).parent / "games" / "meld2.rcy"
+    trace = engine_trace(path, games=6, seed=1)
+    translation = translate_file(path)
+    assert translation.warnings == []
+    result = replay(trace.game(5), translation, make_machine(translation.description, "fast"))
+    assert result.agrees and result.finished and result.decisions == 15, [str(m) for m in result.mismatches]
+    end = trace.game(5)[-1]
+    assert end.ending == "exception" and "no choice available" in (end.error or "")
+
+
 
 #: Games written here to exercise what the corpus does not (each with a comment saying what):
 #: hands made again from the cards won (War), the bottom card of a shuffled deck as trump, a
@@ -150,7 +165,7 @@ def test_a_rummy_discard_pile_replays_exactly(runner: Path, tmp_path: Path) -> N
 #: options that do nothing unless a condition holds next to one drawing from a hidden stock.
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
-QUICK_GAMES = {"war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "runs7", "chips2", "pairs2"}
+QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "runs7", "chips2", "pairs2"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],

@@ -35,3 +35,44 @@ def test_a_pile_drawn_to_in_a_loop_from_the_whole_deck_is_bounded_by_its_cards_o
               " (repeat all (move (top (game vloc DISCARD)) (top (game vloc PILE))))))")
     got = capacities(turned)
     assert got["(game vloc DISCARD)"] == 3 and got["(game vloc PILE)"] == 3
+
+
+DEAL5 = "(do ((all player 'P (repeat 5 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+
+
+def turn(*items: str) -> str:
+    """A player stage that plays ``items`` each pass until the stock is empty."""
+    return f"(stage player (end (== (size (game iloc STOCK)) 0)) {' '.join(items)})"
+
+
+DRAW = "(do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+DISCARD = "(choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))))"
+
+
+def test_a_hand_that_throws_away_a_card_for_every_card_drawn_holds_one_more_than_dealt() -> None:
+    # a rummy turn: draw, then throw one away (52 before: drawn to in a loop, taken as unbounded)
+    got = capacities(f"{DEAL5} {turn(DRAW, DISCARD)}")
+    assert got["(player0 iloc HAND)"] == 6 and got["(player1 iloc HAND)"] == 6
+    # the cards thrown away go round: the discard pile is bounded by the cards only
+    assert got["(game vloc DISCARD)"] == 52
+    # taking the top card is as sure as a card the player picks; taking every card, surer
+    top = "(do ((move (top ((current player) iloc HAND)) (top (game vloc DISCARD)))))"
+    assert capacities(f"{DEAL5} {turn(DRAW, DRAW, top, top)}")["(player0 iloc HAND)"] == 7
+    every = "(do ((repeat all (move (top ((current player) iloc HAND)) (top (game vloc DISCARD))))))"
+    assert capacities(f"{DEAL5} {turn(DRAW, DRAW, DRAW, every)}")["(player0 iloc HAND)"] == 8
+
+
+def test_a_hand_is_unbounded_when_some_pass_may_keep_a_card_it_drew() -> None:
+    # each is a way a pass can end with one card more: an option that throws nothing away, a
+    # throw guarded by a condition, a card thrown by its index (the second card: not there when
+    # the hand holds one), a card the option picked but that an earlier move may have taken, and
+    # the next player's hand drawn to (whose own pass is not this one)
+    passing = "(choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))) (turn pass)))"
+    guarded = ("(do (((> (size (game vloc DISCARD)) 3) (move (top ((current player) iloc HAND))"
+               " (top (game vloc DISCARD))))))")
+    second = "(do ((move (1 ((current player) iloc HAND)) (top (game vloc DISCARD)))))"
+    taken = ("(choice ((any ((current player) iloc HAND) 'C (do ((move (top ((current player) iloc HAND))"
+             " (top (game vloc DISCARD))) (move 'C (top (game vloc DISCARD))))))))")
+    next_hand = "(do ((move (top (game iloc STOCK)) (top ((next player) iloc HAND)))))"
+    for items in ((DRAW, passing), (DRAW, guarded), (DRAW, second), (DRAW, DRAW, taken), (next_hand, DISCARD)):
+        assert capacities(f"{DEAL5} {turn(*items)}")["(player0 iloc HAND)"] == 52, items

@@ -15,7 +15,8 @@ move's next state shows the option's effects, ties broken by what the engine did
 decision; else by position among the options; moves naming either of two identical cards are
 alike); before each decision every card must be where the
 engine has it (pile by pile, order aside; memories are not compared); at the end the scores must
-be the engine's.
+be the engine's, and the game must end normally, or where the engine stopped it (its choice
+limit; a choice with no option, where the engine throws and the translation ends ``stuck``).
 Every difference is recorded (:class:`Mismatch`); the replay stops at the first one that makes
 the two games part (a seat or a card not found), since after it nothing more can be compared.
 """
@@ -173,7 +174,9 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     ending, scores = ending_of(translation.description, state)
     result.scores = scores
     result.finished = True
-    stopped = ending == "limit" and end is not None and end.ending == "choice_limit"  # both stopped
+    stopped = end is not None and (
+        (ending == "limit" and end.ending == "choice_limit")  # both stopped at the choice limit
+        or (ending == "stuck" and end.ending == "exception" and "no choice available" in (end.error or "")))
     if ending != "end" and not stopped:
         result.mismatches.append(Mismatch(None, f"the translation's game ended by {ending!r}, not normally"))
     if end is not None and end.scores:

@@ -10,13 +10,17 @@ arrival): a hand dealt five cards gives at most five to the pile they are played
 long the game. The bounds feed each other, so they are found together, growing to a fixpoint
 (a throughput that keeps growing, cards going round, is unbounded). A hand dealt once holds
 what was dealt; a pile drawn to in a loop of the game from the whole deck is bounded by its
-cards only. Memories (which hold copies) are left out: they keep the bound of their cards.
+cards only, unless each pass of its stage takes a card from it for each it adds (a rummy turn
+draws one and throws one away): then the stage adds what one pass can raise it by
+(``analysis/balance.py``). Memories (which hold copies) are left out: they keep the bound of
+their cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from translators.recycle.analysis.balance import stage_of, stage_rises
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
@@ -40,9 +44,12 @@ def pile_counts(program: ir.Program, model: GameModel, domains: CardDomains,
     moves = [(e, _sources(e, model, access)) for e in program.effects.values() if isinstance(e, (ir.MoveCard, ir.BulkMove))]
     counts = {p: min(start[p], most[p]) for p in places}
     through = dict(start)
-    for _ in range(2 * len(places) + 4):
+    stage = stage_of(program)
+    for step in range(4 * len(places) + 8):
         arriving = dict.fromkeys(places, 0)
         passing = dict.fromkeys(places, 0)
+        rises = stage_rises(program, model, lambda e: _cards_per_run(e, model, domains, counts))
+        in_stages: dict[tuple[str, Location], int] = {}
         for effect, sources in moves:
             each = _cards_per_run(effect, model, domains, counts)
             times = runs.get(effect.id)  # only a count outside every loop is sure: loops' are estimates
@@ -52,10 +59,19 @@ def pile_counts(program: ir.Program, model: GameModel, domains: CardDomains,
                 bound = flow if bound is None else min(bound, flow)
             for place in concrete(effect.target, effect.env, model):
                 if place in arriving:
-                    arriving[place] += most[place] if bound is None else min(bound, most[place])
+                    added = most[place] if bound is None else min(bound, most[place])
+                    balanced = (stage.get(effect.id, ""), place)
+                    if balanced in rises:
+                        in_stages[balanced] = min(most[place], in_stages.get(balanced, 0) + added)
+                    else:
+                        arriving[place] += added
                     passing[place] += UNBOUNDED if bound is None else bound
+        for (stage_id, place), added in in_stages.items():
+            arriving[place] += min(added, rises[(stage_id, place)])
         grown = {p: min(most[p], start[p] + arriving[p]) for p in places}
         flowed = {p: min(UNBOUNDED, start[p] + passing[p]) for p in places}
+        if step > len(places) + 2:  # still growing: cards going round (their own throughput adds to it)
+            flowed = {p: UNBOUNDED if flowed[p] > through[p] else flowed[p] for p in places}
         if grown == counts and flowed == through:
             return counts
         counts, through = grown, flowed
