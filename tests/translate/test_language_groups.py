@@ -68,6 +68,24 @@ def test_a_choice_among_pairs_runs_and_subsets() -> None:
     assert all(p.options[0] >= 65 for p in runs)
 
 
+def test_a_choice_among_the_runs_within_each_suit() -> None:
+    """``(any (partition SUIT HAND) 'S (any (runs largest 2 'S ...) 'R ...))``: a run of each suit
+    the hand holds (a located error before: "a choice cannot fork over this collection"). Four
+    cards of eight (ONE to FOUR, RED and BLACK): every hand makes no run within a suit (9 hands
+    in 70), one (52) or two (9), and the options are those and a pass."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK)))"
+    value = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
+    deal = f"(do ({value} (shuffle (game iloc STOCK)) (all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+    turn = ("(stage player (end (== (game sto TURNS) 2))"
+            " (choice ((any (partition SUIT ((current player) iloc HAND)) 'S"
+            " (any (runs largest 2 'S using (game points VALUE)) 'R (inc ((current player) sto SCORE) (size 'R))))"
+            " (turn pass)))"
+            " (do ((inc (game sto TURNS) 1))))")
+    runs = playouts(game(f"{deal} {turn}", deck=deck), 30)
+    assert {o for p in runs for o in p.options} == {1, 2, 3}
+    assert {s for p in runs for s in p.scores.values()} <= {0, 2, 3, 4}
+
+
 def test_groups_of_a_hand_that_can_grow_past_the_slots_are_a_located_warning() -> None:
     """A hand drawn to every turn from twelve cards can hold more than the groups' five slots:
     the translation says so where the groups are made, and a game where it does ends with

@@ -377,18 +377,25 @@ class Lowerer:
         self.group_sites.setdefault(group_site(coll), []).append((coll, env))
         return self.rooms.get(group_site(coll), SLOTS)
 
+    def partition_groups(self, node: ActionAgg, coll: Partition, coll_env: Env) -> list[Alias]:
+        """The groups of ``(partition KEY CARDS)``, one per value of KEY: the cards with that value."""
+        key, source, values = partition_parts(self.model, coll, coll_env)
+        at = {"line": coll.line, "column": coll.column}
+        out = []
+        for value in values:
+            self.vars += 1
+            var = Var(f"_G{self.vars}", kind="card", **at)
+            cond = Compare("==", CardAtt(key, var, **at), Name(value, **at), kind="str", **at)
+            out.append(Alias(Filter(source, var, cond, **at), coll_env, (id(node), value)))
+        return out
+
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` over ``(partition KEY CARDS)``: one group per value of KEY (non-empty groups)."""
-        key, source, values = partition_parts(self.model, coll, coll_env)
         out: list[ir.Effect] = []
-        for value in values:
-            self.vars += 1
-            var = Var(f"_G{self.vars}", kind="card", line=coll.line, column=coll.column)
+        for group in self.partition_groups(node, coll, coll_env):
             at = {"line": coll.line, "column": coll.column}
-            cond = Compare("==", CardAtt(key, var, **at), Name(value, **at), kind="str", **at)
-            group = Filter(source, var, cond, line=coll.line, column=coll.column)
-            inner_env = env.bind(node.var.name, Alias(group, coll_env, (id(node), value)))
+            inner_env = env.bind(node.var.name, group)
             nonempty = Compare(">", Size(Var(node.var.name, kind="cards", **at), **at), IntLit(0, **at), kind="int", **at)
             guard = self.new_guard(nonempty, inner_env)
             got = self.item(node.body, inner_env, guards + (guard,), fwd)
@@ -467,6 +474,9 @@ class Lowerer:
             groups = group_members(self.model, coll, coll_env, self.room)
             if groups is not None:
                 return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
+            if isinstance(coll, Partition) and _groups_inside(inner.body):  # ``(any (partition SUIT H) 'S (any (runs 3 'S ..) 'R ..))``
+                return [(body, part_env, conditions + conds) for group in self.partition_groups(inner, coll, coll_env)
+                        for body, part_env, conds in self.group_options(inner.body, env.bind(inner.var.name, group))]
         return [(item, env, [])]
 
     def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
@@ -527,6 +537,13 @@ class Lowerer:
                 legal.append((Compare(">", Size(Var(node.var.name, kind="cards", **at), **at), IntLit(0, **at),
                                       kind="int", **at), inner))
             self.leading(node.body, inner, legal)
+
+
+def _groups_inside(item: Any) -> bool:
+    """Whether an option's item (under conditions) is an ``any`` over groups (of a partition's part)."""
+    while isinstance(item, Conditional):
+        item = item.body
+    return isinstance(item, ActionAgg) and item.quantifier == "any" and isinstance(item.collection, (Runs, Tuples, Subsets))
 
 
 def _is_flow(node: Any) -> bool:
