@@ -86,10 +86,11 @@ def stage_rises(program: ir.Program, model: GameModel, per_run: PerRun) -> dict[
             continue
         piles = {p for e in ir.item_effects(stage.body) if isinstance(e, (ir.MoveCard, ir.BulkMove))
                  for p in concrete(e.target, e.env, model) if p.vis != "mem"}
+        known: dict[tuple[int, int, str], list[Location]] = {}
         for pile in piles:
             whole: Pass | None = None
             for seat in model.seats:
-                one = _Pass(model, program, pile, seat, per_run).items(stage.body)
+                one = _Pass(model, program, pile, seat, per_run, known).items(stage.body)
                 if one is None or one.n > 0:
                     break
                 whole = one if whole is None else whole.either(one)
@@ -108,6 +109,8 @@ class _Pass:
     pile: Location
     seat: str
     per_run: PerRun
+    #: The piles each location may be, by its node, environment and the seat (memo).
+    known: dict[tuple[int, int, str], list[Location]]
 
     def items(self, items: Iterable[ir.Item]) -> Pass | None:
         """The bounds of a stage body (None: some move adds cards without bound)."""
@@ -190,13 +193,14 @@ class _Pass:
 
     def places(self, node: Any, env: Env) -> list[Location]:
         """The piles a location may be in this pass."""
-        real, real_env = deref(node, env)
-        if not isinstance(real, CardLocation):
-            return []
-        places = concrete(real, real_env, self.model)
-        if isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
-            return [p for p in places if p.owner == self.seat]
-        return places
+        key = (id(node), id(env), self.seat)
+        if key not in self.known:
+            real, real_env = deref(node, env)
+            places = concrete(real, real_env, self.model) if isinstance(real, CardLocation) else []
+            if isinstance(real, CardLocation) and isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
+                places = [p for p in places if p.owner == self.seat]
+            self.known[key] = places
+        return self.known[key]
 
 
 def stage_of(program: ir.Program) -> Mapping[int, str]:

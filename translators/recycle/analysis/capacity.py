@@ -45,10 +45,15 @@ def pile_counts(program: ir.Program, model: GameModel, domains: CardDomains,
     counts = {p: min(start[p], most[p]) for p in places}
     through = dict(start)
     stage = stage_of(program)
+    known_bulk: tuple[int | None, ...] | None = None
+    rises: dict[tuple[str, Location], int] = {}
     for step in range(4 * len(places) + 8):
         arriving = dict.fromkeys(places, 0)
         passing = dict.fromkeys(places, 0)
-        rises = stage_rises(program, model, lambda e: _cards_per_run(e, model, domains, counts))
+        bulk = tuple(_cards_per_run(e, model, domains, counts) for e, _ in moves if isinstance(e, ir.BulkMove))
+        if bulk != known_bulk:  # what a pass adds changes only with what a whole pile moved brings
+            rises = stage_rises(program, model, lambda e: _cards_per_run(e, model, domains, counts))
+            known_bulk = bulk
         in_stages: dict[tuple[str, Location], int] = {}
         for effect, sources in moves:
             each = _cards_per_run(effect, model, domains, counts)

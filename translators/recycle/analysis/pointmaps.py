@@ -29,6 +29,7 @@ class PointMaps:
         self.program = program
         #: The names of the maps read before they are set (empty until then: every card 0).
         self.early = frozenset(key for key, _, setter in early_point_maps(model.game) if setter is not None)
+        self._awards: dict[tuple[int, int], tuple[SetPoints, Env, tuple[list[Award], list[tuple[Any, Env]]]]] = {}
 
     def read_unset(self, key: tuple[str, str]) -> bool:
         """Whether the map can be read before its first ``set`` (every card scores 0 then)."""
@@ -61,6 +62,14 @@ class PointMaps:
 
     def awards(self, node: SetPoints, env: Env) -> tuple[list[Award], list[tuple[Any, Env]]]:
         """The awards of a ``set`` and the dynamic values it stores (expressions in order)."""
+        known = self._awards.get((id(node), id(env)))
+        if known is not None and known[0] is node and known[1] is env:
+            return known[2]
+        made = self._read_awards(node, env)
+        self._awards[(id(node), id(env))] = (node, env, made)  # keeps both alive: their ids stay theirs
+        return made
+
+    def _read_awards(self, node: SetPoints, env: Env) -> tuple[list[Award], list[tuple[Any, Env]]]:
         dynamic: list[tuple[Any, Env]] = []
         awards: list[Award] = []
         for award in node.awards:
