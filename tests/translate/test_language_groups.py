@@ -202,6 +202,24 @@ def test_all_over_the_largest_runs_runs_once_for_every_stretch_the_engine_closes
     assert found <= expected and len(found) >= 3 and any(max(score) > 30 for score in found)
 
 
+def test_the_top_card_of_a_run_scores_the_most_and_its_bottom_the_least() -> None:
+    """The engine's run lists its cards in the order of their points (its sorted walk), so its
+    top card scores the most; here it was the card with the highest id, and the bottom could not
+    be read. Points against the deck's order (ONE scores 3, THREE 1) tell the two apart."""
+    value = "(set (game points VALUE) (((RANK : ONE) 3) ((RANK : TWO) 2) ((RANK : THREE) 1)))"
+    count = ("(do ((all player 'P (all (runs largest 2 ('P iloc HAND) using (game points VALUE)) 'R"
+             " (inc ('P sto SCORE) (+ (* 10 (score (top 'R) using (game points VALUE)))"
+             " (score (bottom 'R) using (game points VALUE))))))))")
+    deck = [3, 3, 2, 2, 1, 1]
+
+    def score(cards: list[int]) -> int:
+        values = [deck[c] for c in cards]
+        return sum(10 * values[run[-1]] + values[run[0]] for run in engine_run_list(values, 2))
+
+    found = scores(game(f"(do ({value})) {DEAL3} {count}"), 40)
+    assert found <= dealt_scores(score) and any(64 in pair for pair in found)
+
+
 def test_the_most_runs_a_pile_can_make_is_the_engine_s_largest_count() -> None:
     # the bound the rules count up to (``ranges.runs_bound``), against every hand of a small deck
     deck = {1: 2, 2: 3, 3: 1, 4: 2, 6: 2, 7: 1}

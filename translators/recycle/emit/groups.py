@@ -105,7 +105,7 @@ def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) ->
         if len(chosen) == 1:
             cx.book.add(rule(f(rel, v), f(values, num(chosen[0]), v)))
         else:
-            parent = ir.SlotSet(node.base, chosen[:-1], node.room)
+            parent = ir.SlotSet(node.base, chosen[:-1], node.room, node.points)
             plits, pterm = slot_sum(cx, parent, points, env, ctl)
             cards = cx.domain_cards(node.base, env)
             top = max((max(cx.pointmaps.card_values(points, env, cid)) for cid in cards), default=0)

@@ -88,7 +88,8 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
             if isinstance(coll, Runs):  # a largest run is a run that no member extends
                 kind = "largest" if coll.mode == "largest" else "run"
                 checks.append(ir.SlotCheck(kind, base, slots, coll.points, size, room, **at))
-            out.append((ir.SlotSet(base, slots, room, **at), checks))
+            order = coll.points if isinstance(coll, Runs) else None
+            out.append((ir.SlotSet(base, slots, room, order, **at), checks))
     return out
 
 

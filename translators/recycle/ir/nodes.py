@@ -181,11 +181,13 @@ class PickedCard(Node):
 @dataclass(frozen=True)
 class SlotSet(Node):
     """Some members of a small collection, by rank in card-id order (the ``slots``, from 1, of
-    ``room``): one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``."""
+    ``room``): one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``; a run's members
+    are in the order of their ``points`` (its top card the highest: the engine's sorted walk)."""
 
     base: Node
     slots: tuple[int, ...]
     room: int = 5
+    points: Node | None = None
 
 
 @dataclass(frozen=True)
