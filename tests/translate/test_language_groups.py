@@ -103,6 +103,24 @@ def test_groups_of_a_hand_that_can_grow_past_the_slots_are_a_located_warning() -
     assert playout.ending == "slots"
 
 
+def test_tuples_of_a_hand_that_can_grow_are_made_of_no_more_cards_than_score_alike() -> None:
+    """A hand drawn to every turn can hold any number of cards, but a tuple is cards of equal
+    points, and no more than four cards of this deck score alike: four slots, no warning (five
+    slots and a warning that a game could fail before)."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR, FIVE)) (SUIT (RED, BLACK, GREEN, BLUE)))"
+    value = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4) ((RANK : FIVE) 5)))"
+    deal = f"(do ({value} (shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (choice ((any (tuples 4 ((current player) iloc HAND) using (game points VALUE)) 'B"
+            " (do ((repeat all (move (top 'B) (top ((current player) vloc BOOKS)))) (inc ((current player) sto SCORE) 1))))"
+            " (turn pass))))")
+    text = game(f"{deal} {turn}", deck=deck)
+    assert compile_game(parse_recycle(text, "books.rcy")).warnings == []
+    runs = playouts(text, 30)
+    assert any(max(p.scores.values()) >= 1 for p in runs)
+
+
 def test_all_over_subsets_runs_for_the_empty_subset_too() -> None:
     # the engine's subsets start with the empty one: 2^3 runs of the body (7 before)
     count = "(do ((all player 'P (all (subsets ('P iloc HAND)) 'S (inc ('P sto SCORE) 1)))))"

@@ -9,10 +9,13 @@ lowering's analyses, and it is lowered again with them (``translate.py``).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ggp.errors import Location, Problem
 from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import SLOTS, group_kind, room_for
+from translators.recycle.ir.nodes import Env
 from translators.recycle.ir.repeats import Site
 from translators.recycle.syntax.nodes import Runs, Subsets, Tuples
 
@@ -20,8 +23,20 @@ from translators.recycle.syntax.nodes import Runs, Subsets, Tuples
 def _group_bounds(program: ir.Program, ranges: Ranges) -> dict[Site, tuple[Subsets | Runs | Tuples, int]]:
     """For each site where groups are made, its collection and how many cards that can hold at
     once (``analysis/capacity.py``)."""
-    return {site: (uses[0][0], max(ranges.card_bound(coll.cards, env) for coll, env in uses))
+    return {site: (uses[0][0], max(_most(coll, env, ranges) for coll, env in uses))
             for site, uses in sorted(program.group_sites.items())}
+
+
+def _most(coll: Subsets | Runs | Tuples, env: Env, ranges: Ranges) -> int:
+    """How many cards the groups of a collection are made from: the cards it can hold at once;
+    for ``tuples``, whose groups are cards of equal points, no more than can score alike (four
+    of a rank in a standard deck, however many a hand drawn to in a loop may hold)."""
+    most = ranges.card_bound(coll.cards, env)
+    if isinstance(coll, Tuples):
+        alike = Counter(value for cid in ranges.domains.cards(coll.cards, env)
+                        for value in ranges.pointmaps.card_values(coll.points, env, cid))
+        most = min(most, max(alike.values(), default=0))
+    return most
 
 
 def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, int]:
