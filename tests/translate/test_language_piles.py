@@ -337,3 +337,16 @@ def test_two_cards_played_off_the_top_of_hands_drawn_to() -> None:
             " (top ((current player) iloc HAND)))) (turn pass))) (do ((inc (game sto N) 1))))")
     deal = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
     playouts(game(f"{deal} {turn}", scoring=HAND), 10, engine_plays=False)
+
+
+def test_the_piles_whose_order_is_kept_are_the_same_for_every_seat_of_a_symmetric_game() -> None:
+    """Santase's two players are alike, so are their trick piles: both keep their whole order or
+    neither. (The pile analysis remembered locations by the identity of short-lived bindings,
+    such as ``'P`` inside ``(all player 'P ...)`` of a condition, and read player1's pile where
+    player0's was asked: only player1's pile kept its order, and player0's read its lost order.)"""
+    from tests.conftest import RULESHEETS
+
+    kif = compile_game(parse_recycle((RULESHEETS / "santase.rcy").read_text(encoding="utf-8"), "santase.rcy")).kif
+    linked = {line for line in kif.splitlines() if line.startswith("(linked ")}
+    assert linked and linked == {line.replace("player0", "@").replace("player1", "player0").replace("@", "player1")
+                                 for line in linked}

@@ -86,7 +86,7 @@ def stage_rises(program: ir.Program, model: GameModel, per_run: PerRun) -> dict[
             continue
         piles = {p for e in ir.item_effects(stage.body) if isinstance(e, (ir.MoveCard, ir.BulkMove))
                  for p in concrete(e.target, e.env, model) if p.vis != "mem"}
-        known: dict[tuple[int, int, str], list[Location]] = {}
+        known: dict[tuple[int, int, str], tuple[Any, Env, list[Location]]] = {}
         for pile in piles:
             whole: Pass | None = None
             for seat in model.seats:
@@ -110,7 +110,7 @@ class _Pass:
     seat: str
     per_run: PerRun
     #: The piles each location may be, by its node, environment and the seat (memo).
-    known: dict[tuple[int, int, str], list[Location]]
+    known: dict[tuple[int, int, str], tuple[Any, Env, list[Location]]]
 
     def items(self, items: Iterable[ir.Item]) -> Pass | None:
         """The bounds of a stage body (None: some move adds cards without bound)."""
@@ -199,8 +199,8 @@ class _Pass:
             places = concrete(real, real_env, self.model) if isinstance(real, CardLocation) else []
             if isinstance(real, CardLocation) and isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
                 places = [p for p in places if p.owner == self.seat]
-            self.known[key] = places
-        return self.known[key]
+            self.known[key] = (node, env, places)  # the node and env kept: their ids stay theirs
+        return self.known[key][2]
 
 
 def stage_of(program: ir.Program) -> Mapping[int, str]:

@@ -110,8 +110,12 @@ class _Explorer:
         self.explored = 0
         self.work = 0
         self.memo: dict[tuple[str, State], frozenset[State]] = {}
-        self.tops: dict[tuple[int, int], list[tuple[CardLocation, Env]]] = {}
-        self.locations: dict[tuple[int, int], list[Location] | None] = {}
+        self.tops: dict[tuple[int, int], tuple[Any, Env, list[tuple[CardLocation, Env]]]] = {}
+        self.locations: dict[tuple[int, int], tuple[CardLocation, Env, list[Location] | None]] = {}
+        self.outcomes: dict[tuple[int, State], frozenset[State]] = {}
+        #: For a location owned relative to a stage's player: that stage's seat slot and the step.
+        self.relative: dict[tuple[int, int], tuple[CardLocation, Env, int | None, int]] = {}
+        self.seats = model.seats
 
     def run(self) -> set[Location]:
         piles = []
@@ -209,8 +213,8 @@ class _Explorer:
                     if isinstance(real, CardLocation) and any(p in self.index
                                                               for p in self.concrete(real, real_env) or self.family):
                         found.append((real, real_env))
-            self.tops[key] = found
-        for real, real_env in self.tops[key]:
+            self.tops[key] = (node, env, found)  # the node and env kept: their ids stay theirs
+        for real, real_env in self.tops[key][2]:
             for i in self.places(real, real_env, state):
                 count, known, lost = state[0][i]
                 if count and not known and (lost or self.family[i] not in self.heapy):
@@ -221,10 +225,10 @@ class _Explorer:
         key = (id(node), id(env))
         if key not in self.locations:
             try:
-                self.locations[key] = concrete(node, env, self.model)
+                self.locations[key] = (node, env, concrete(node, env, self.model))
             except TranslationError:
-                self.locations[key] = None
-        return self.locations[key]
+                self.locations[key] = (node, env, None)  # the node and env kept: their ids stay theirs
+        return self.locations[key][2]
 
     # -- effects ---------------------------------------------------------------------------------
 
@@ -261,13 +265,20 @@ class _Explorer:
                     if not holds:
                         after.add((state, known))
                         continue
-                    for attr in ("card", "target", "source", "value", "cell"):
-                        value = getattr(effect, attr, None)
-                        if isinstance(value, Node):
-                            self.reads(value, effect.env, state)
-                    after |= {(changed, known) for changed in self.effect(effect, state)}
+                    after |= {(changed, known) for changed in self.applied(effect, state)}
             work = {(state, frozenset(d for d in known if d[0] in later[index])) for state, known in after}
         return {state for state, _ in work}
+
+    def applied(self, effect: ir.Effect, state: State) -> frozenset[State]:
+        """The states an effect run in ``state`` leads to, its reads of tops marked (once)."""
+        key = (effect.id, state)
+        if key not in self.outcomes:
+            for attr in ("card", "target", "source", "value", "cell"):
+                value = getattr(effect, attr, None)
+                if isinstance(value, Node):
+                    self.reads(value, effect.env, state)
+            self.outcomes[key] = frozenset(self.effect(effect, state))
+        return self.outcomes[key]
 
     def effect(self, effect: ir.Effect, state: State) -> set[State]:
         piles, seats = state
@@ -400,17 +411,21 @@ class _Explorer:
     def resolve(self, node: CardLocation, env: Env, state: State) -> list[Location]:
         """The concrete locations a location expression can be in this state (every one when
         it cannot be told)."""
+        key = (id(node), id(env))
+        if key not in self.relative:
+            owner, _ = deref(node.owner, env)
+            stage = env.player_stage().id
+            step = {"current": 0, "next": 1, "previous": -1}[owner.which] if isinstance(owner, RelativePlayer) else None
+            slot = self.seat_at[stage] if step is not None and stage in self.seat_at else None
+            self.relative[key] = (node, env, slot, step or 0)  # the node and env kept: their ids stay theirs
         locations = self.concrete(node, env)
         if locations is None:
             return list(self.family) + [Location("game", "?", "?")]
-        owner, _ = deref(node.owner, env)
-        stage = env.player_stage().id
-        if isinstance(owner, RelativePlayer) and stage in self.seat_at:
-            seat = state[1][self.seat_at[stage]]
-            if seat is not None:
-                step = {"current": 0, "next": 1, "previous": -1}[owner.which]
-                who = self.model.seats[(seat + step) % self.players]
-                return [p for p in locations if p.owner == who]
+        _, _, slot, step = self.relative[key]
+        seat = None if slot is None else state[1][slot]
+        if seat is not None:
+            who = self.seats[(seat + step) % self.players]
+            return [p for p in locations if p.owner == who]
         return locations
 
     def places(self, node: Any, env: Env, state: State, source: bool = False) -> list[int]:

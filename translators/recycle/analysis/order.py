@@ -49,11 +49,13 @@ def walk_with_env(node: Any, env: Env, model: GameModel | None = None) -> Iterat
     variable bound to it."""
     stack = [(node, env)]
     seen: set[tuple[int, int]] = set()
+    alive: list[Env] = []  # every environment seen, kept: an id is an object's only while it lives
     while stack:
         item, item_env = stack.pop()
         if not isinstance(item, Node) or (id(item), id(item_env)) in seen:
             continue
         seen.add((id(item), id(item_env)))
+        alive.append(item_env)
         yield item, item_env
         if isinstance(item, Var):
             real, real_env = deref(item, item_env)
