@@ -155,7 +155,11 @@ def play_by_clicking(driver: Any, url: str, pick: Callable[[list[str]], str]) ->
             continue
         handled.add(state["turn"])
         clicked.append(choice)
-        wait_for(lambda: "You played" in driver.find_element(By.ID, "banner").text, 30, "the move accepted")
+        turn = state["turn"]
+        # the banner says so until the next state comes, which can come first under load
+        wait_for(lambda: "You played" in driver.find_element(By.ID, "banner").text
+                 or ((s := _desk_state(driver)) and (s.get("turn") != turn or s.get("status") == "over")),
+                 60, "the move accepted")
 
 
 def _match(store: dict[str, Any], game: Path, players: list[str], clock: str, seed: str) -> Served:
