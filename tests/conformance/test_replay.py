@@ -14,7 +14,7 @@ import pytest
 from ggp.reasoner import make_machine
 from tests.conformance.test_engine import DRAW, runner, write
 from tests.conftest import RULESHEETS, shared_path
-from translators.recycle.engine import engine_trace
+from translators.recycle.engine import GameEnd, engine_trace
 from translators.recycle.replay import ReplayResult, replay
 from translators.recycle.translate import translate_file
 
@@ -78,7 +78,7 @@ def test_a_different_game_is_caught(runner: Path, tmp_path: Path) -> None:
 
 
 def test_engine_places_follow_its_transcript() -> None:
-    from translators.recycle.engine import Decision, GameEnd, TranscriptLine
+    from translators.recycle.engine import Decision, TranscriptLine
     from translators.recycle.replay import engine_places
 
     events: list[Decision | GameEnd | TranscriptLine] = [TranscriptLine(0, "C:0!RANK=J:DEFAULT table INVISIBLE STOCK"),
@@ -147,7 +147,7 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
     assert translation.warnings == []
     result = replay(trace.game(5), translation, make_machine(translation.description, "fast"))
     assert result.agrees and result.finished and result.decisions == 15, [str(m) for m in result.mismatches]
-    end = trace.game(5)[-1]
+    [end] = [e for e in trace.game(5) if isinstance(e, GameEnd)]
     assert end.ending == "exception" and "no choice available" in (end.error or "")
 
 
