@@ -473,9 +473,7 @@ def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Va
     if isinstance(coll, ir.SlotSet) and coll.points is not None:
         values = {cid: cx.pointmaps.card_values(coll.points, env, cid) for cid in cards}
         if all(len(v) == 1 for v in values.values()):  # a static point map: the order is the rules'
-            cards = sorted(cards, key=lambda cid: min(values[cid]))  # stable: ties in card-id order
-            if node.position == "bottom":
-                cards.reverse()
+            cards = sorted(cards, key=lambda cid: min(values[cid]), reverse=node.position == "bottom")
         elif node.position == "bottom":
             raise TranslationError(node, "the bottom card of a run under a point map set in play cannot be read")
     v = cx.fresh("c")
