@@ -13,8 +13,13 @@ from translators.recycle.rulebook.frame import frame_by_step
 from translators.recycle.rulebook.guards import pc_guards
 from translators.recycle.rulebook.inline import inline
 from translators.recycle.rulebook.merge import merge
-from translators.recycle.rulebook.names import node_words, rename, stage_words, word_names
-from translators.recycle.rulebook.order import no_left_recursion
+from translators.recycle.rulebook.names import (
+    node_words,
+    rename,
+    stage_words,
+    word_names,
+)
+from translators.recycle.rulebook.order import binders_first, no_left_recursion
 from translators.recycle.rulebook.owners import fold_by_owner
 from translators.recycle.rulebook.steps import fold_steps
 from translators.recycle.symbols.vocabulary import card_constant
@@ -134,6 +139,16 @@ def test_left_recursion_gets_its_binding_literals_first() -> None:
     # a rule that only calls itself says nothing, and a top-down prover would never leave it
     rules = kif_rules("(succ 0 1) (<= (r ?y) (succ ?x ?y)) (<= (r ?y) (r ?y))")
     assert out(no_left_recursion([("", rules)])) == ["(succ 0 1)", "(<= (r ?y) (succ ?x ?y))"]
+
+
+def test_a_negation_comes_after_the_literals_that_bind_its_variables() -> None:
+    # Santase's non-trump marriage: read left to right with ?s unbound, the negation asks for no
+    # trump at all (the GameController's prover added no points where clingo added 20)
+    rules = kif_rules("(<= part_trump (not (true (str game trump ?s))) (true (bound s2 ?s)))"
+                      " (<= (r ?c) (distinct ?c a) (not (p ?c)) (card ?c) (q ?c ?d) (not (p ?d)))")
+    assert out(binders_first([("", rules)])) == [
+        "(<= part_trump (true (bound s2 ?s)) (not (true (str game trump ?s))))",
+        "(<= (r ?c) (card ?c) (distinct ?c a) (not (p ?c)) (q ?c ?d) (not (p ?d)))"]
 
 
 FRAME = """(<= (at_step b1) (true (pc b1))) (<= (at_step b2) (true (pc b2)))

@@ -82,7 +82,7 @@ from translators.recycle.rulebook.names import (
     stage_words,
     word_names,
 )
-from translators.recycle.rulebook.order import no_left_recursion
+from translators.recycle.rulebook.order import binders_first, no_left_recursion
 from translators.recycle.rulebook.owners import fold_by_owner
 from translators.recycle.rulebook.stages import (
     STAGED,
@@ -251,7 +251,7 @@ def _run(game: Game) -> Translation:
     hints = {name: node_words(node) for name, node in book.nodes.items()}
     book.groups = without_repeats(rename(book.groups, word_names(book.groups, staged, hints)))
     book.groups = fold_by_owner(book.groups, keep=KEPT)
-    book.groups = no_left_recursion(book.groups)
+    book.groups = binders_first(no_left_recursion(book.groups))
     book.groups = pc_guards(book.groups)
     description = book.description(game.source)
     kif = book.kif(_banner(game, model, description, warnings))

@@ -1,4 +1,4 @@
-"""Body order for top-down provers: no left recursion.
+"""Body order for top-down provers: no left recursion, and binders before negations.
 
 clingo grounds bottom-up and ignores the order of a body; the GameController's prover (and so
 HyperPlay) evaluates a body left to right and does not table calls in progress, so a recursive
@@ -18,8 +18,8 @@ from __future__ import annotations
 import networkx as nx
 
 from ggp.gdl.dependencies import body_atoms
-from ggp.gdl.rules import Distinct, Literal, Rule
-from ggp.gdl.terms import Constant, Function
+from ggp.gdl.rules import Distinct, Literal, Rule, literal_variables
+from ggp.gdl.terms import Constant, Function, Variable
 
 Group = tuple[str, list[Rule]]
 
@@ -44,6 +44,30 @@ def no_left_recursion(groups: list[Group]) -> list[Group]:
     for comment, rules in groups:
         out.append((comment, [_reordered(r, component) for r in rules if r.body != (r.head,)]))
     return out
+
+
+def binders_first(groups: list[Group]) -> list[Group]:
+    """``groups`` with each negation and ``distinct`` moved after the positive literals that
+    bind its variables (where it came before one): a top-down prover evaluates ``(not (true (str
+    game trump ?s)))`` with ``?s`` unbound as "no trump at all", clingo as "not this one"."""
+    return [(comment, [_bound_first(r) for r in rules]) for comment, rules in groups]
+
+
+def _bound_first(r: Rule) -> Rule:
+    body: list[Literal] = []
+    waiting: list[Literal] = []
+    bound: set[Variable] = set()
+    for lit in r.body:
+        if not _positive(lit):
+            (body if set(literal_variables(lit)) <= bound else waiting).append(lit)
+            continue
+        body.append(lit)
+        bound |= set(literal_variables(lit))
+        ready = [w for w in waiting if set(literal_variables(w)) <= bound]
+        body += ready
+        waiting = [w for w in waiting if w not in ready]
+    new = tuple(body + waiting)
+    return r if new == r.body else Rule(r.head, new, r.loc)
 
 
 def _reordered(r: Rule, component: dict[str, int]) -> Rule:
@@ -80,4 +104,4 @@ def _names(lit: Literal) -> list[str]:
     return [atom.name for atom, _ in body_atoms(lit) if atom.name not in ("true", "does")]
 
 
-__all__ = ["no_left_recursion"]
+__all__ = ["binders_first", "no_left_recursion"]
