@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from translators.recycle.analysis.memo import ByIdentity
 from translators.recycle.analysis.places import concrete
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, MovedCard, Sym, deref
@@ -82,11 +83,12 @@ def stage_rises(program: ir.Program, model: GameModel, per_run: PerRun) -> dict[
     out: dict[tuple[str, Location], int] = {}
     for stage in program.stages.values():
         if stage.ref.kind != "player" or any(isinstance(e, ir.CycleSet) and e.which == "current"
-                                             for e in ir.item_effects(stage.body)):
-            continue
+                                             and e.stage.id == stage.ref.id
+                                             for e in ir.item_effects(stage.body, nested=True)):
+            continue  # its current player may change in the middle of a pass (a nested stage's too)
         piles = {p for e in ir.item_effects(stage.body) if isinstance(e, (ir.MoveCard, ir.BulkMove))
                  for p in concrete(e.target, e.env, model) if p.vis != "mem"}
-        known: dict[tuple[int, int, str], tuple[Any, Env, list[Location]]] = {}
+        known: ByIdentity[list[Location]] = ByIdentity()
         for pile in piles:
             whole: Pass | None = None
             for seat in model.seats:
@@ -110,7 +112,7 @@ class _Pass:
     seat: str
     per_run: PerRun
     #: The piles each location may be, by its node, environment and the seat (memo).
-    known: dict[tuple[int, int, str], tuple[Any, Env, list[Location]]]
+    known: ByIdentity[list[Location]]
 
     def items(self, items: Iterable[ir.Item]) -> Pass | None:
         """The bounds of a stage body (None: some move adds cards without bound)."""
@@ -193,14 +195,15 @@ class _Pass:
 
     def places(self, node: Any, env: Env) -> list[Location]:
         """The piles a location may be in this pass."""
-        key = (id(node), id(env), self.seat)
-        if key not in self.known:
+        def make() -> list[Location]:
             real, real_env = deref(node, env)
-            places = concrete(real, real_env, self.model) if isinstance(real, CardLocation) else []
-            if isinstance(real, CardLocation) and isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
-                places = [p for p in places if p.owner == self.seat]
-            self.known[key] = (node, env, places)  # the node and env kept: their ids stay theirs
-        return self.known[key][2]
+            if not isinstance(real, CardLocation):
+                return []
+            places = concrete(real, real_env, self.model)
+            if isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
+                return [p for p in places if p.owner == self.seat]
+            return places
+        return self.known.get((node, env), make, self.seat)
 
 
 def stage_of(program: ir.Program) -> Mapping[int, str]:

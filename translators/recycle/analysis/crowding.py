@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from translators.recycle.analysis.batches import AccessAnalysis
+from translators.recycle.analysis.memo import ByIdentity
 from translators.recycle.analysis.order import walk_with_env as _walk_with_env
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
@@ -110,11 +111,10 @@ class _Explorer:
         self.explored = 0
         self.work = 0
         self.memo: dict[tuple[str, State], frozenset[State]] = {}
-        self.tops: dict[tuple[int, int], tuple[Any, Env, list[tuple[CardLocation, Env]]]] = {}
-        self.locations: dict[tuple[int, int], tuple[CardLocation, Env, list[Location] | None]] = {}
+        self.tops: ByIdentity[list[tuple[CardLocation, Env]]] = ByIdentity()
+        self.locations: ByIdentity[list[Location] | None] = ByIdentity()
         self.outcomes: dict[tuple[int, State], frozenset[State]] = {}
-        #: For a location owned relative to a stage's player: that stage's seat slot and the step.
-        self.relative: dict[tuple[int, int], tuple[CardLocation, Env, int | None, int]] = {}
+        self.relative: ByIdentity[tuple[int | None, int]] = ByIdentity()
         self.seats = model.seats
 
     def run(self) -> set[Location]:
@@ -204,31 +204,31 @@ class _Explorer:
 
     def reads(self, node: Any, env: Env, state: State) -> None:
         """Mark the family's piles whose top ``node`` reads where the rules do not know it."""
-        key = (id(node), id(env))
-        if key not in self.tops:
-            found = []
-            for sub, sub_env in _walk_with_env(node, env, self.model):
-                if isinstance(sub, CardAt) and sub.position == "top":
-                    real, real_env = deref(sub.cards, sub_env)
-                    if isinstance(real, CardLocation) and any(p in self.index
-                                                              for p in self.concrete(real, real_env) or self.family):
-                        found.append((real, real_env))
-            self.tops[key] = (node, env, found)  # the node and env kept: their ids stay theirs
-        for real, real_env in self.tops[key][2]:
+        for real, real_env in self.tops.get((node, env), lambda: self._tops(node, env)):
             for i in self.places(real, real_env, state):
                 count, known, lost = state[0][i]
                 if count and not known and (lost or self.family[i] not in self.heapy):
                     self.crowded.add(self.family[i])
 
+    def _tops(self, node: Any, env: Env) -> list[tuple[CardLocation, Env]]:
+        """The locations of the family whose top ``node`` reads."""
+        found = []
+        for sub, sub_env in _walk_with_env(node, env, self.model):
+            if isinstance(sub, CardAt) and sub.position == "top":
+                real, real_env = deref(sub.cards, sub_env)
+                if isinstance(real, CardLocation) and any(p in self.index
+                                                          for p in self.concrete(real, real_env) or self.family):
+                    found.append((real, real_env))
+        return found
+
     def concrete(self, node: CardLocation, env: Env) -> list[Location] | None:
         """The locations an expression can denote whatever the seats (None: cannot be told)."""
-        key = (id(node), id(env))
-        if key not in self.locations:
+        def make() -> list[Location] | None:
             try:
-                self.locations[key] = (node, env, concrete(node, env, self.model))
+                return concrete(node, env, self.model)
             except TranslationError:
-                self.locations[key] = (node, env, None)  # the node and env kept: their ids stay theirs
-        return self.locations[key][2]
+                return None
+        return self.locations.get((node, env), make)
 
     # -- effects ---------------------------------------------------------------------------------
 
@@ -411,22 +411,22 @@ class _Explorer:
     def resolve(self, node: CardLocation, env: Env, state: State) -> list[Location]:
         """The concrete locations a location expression can be in this state (every one when
         it cannot be told)."""
-        key = (id(node), id(env))
-        if key not in self.relative:
-            owner, _ = deref(node.owner, env)
-            stage = env.player_stage().id
-            step = {"current": 0, "next": 1, "previous": -1}[owner.which] if isinstance(owner, RelativePlayer) else None
-            slot = self.seat_at[stage] if step is not None and stage in self.seat_at else None
-            self.relative[key] = (node, env, slot, step or 0)  # the node and env kept: their ids stay theirs
         locations = self.concrete(node, env)
         if locations is None:
             return list(self.family) + [Location("game", "?", "?")]
-        _, _, slot, step = self.relative[key]
+        slot, step = self.relative.get((node, env), lambda: self._relative(node, env))
         seat = None if slot is None else state[1][slot]
         if seat is not None:
             who = self.seats[(seat + step) % self.players]
             return [p for p in locations if p.owner == who]
         return locations
+
+    def _relative(self, node: CardLocation, env: Env) -> tuple[int | None, int]:
+        """For a location owned relative to a stage's player, that stage's seat slot and the step."""
+        owner, _ = deref(node.owner, env)
+        stage = env.player_stage().id
+        step = {"current": 0, "next": 1, "previous": -1}[owner.which] if isinstance(owner, RelativePlayer) else None
+        return (self.seat_at[stage] if step is not None and stage in self.seat_at else None), step or 0
 
     def places(self, node: Any, env: Env, state: State, source: bool = False) -> list[int]:
         """The family's piles a location (or, as a source, a collection) can be in this state."""

@@ -8,6 +8,7 @@ from itertools import product
 from typing import Any
 
 from translators.recycle.analysis.constants import static_int
+from translators.recycle.analysis.memo import ByIdentity
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Fixed, deref
 from translators.recycle.symbols.check import early_point_maps
@@ -29,7 +30,7 @@ class PointMaps:
         self.program = program
         #: The names of the maps read before they are set (empty until then: every card 0).
         self.early = frozenset(key for key, _, setter in early_point_maps(model.game) if setter is not None)
-        self._awards: dict[tuple[int, int], tuple[SetPoints, Env, tuple[list[Award], list[tuple[Any, Env]]]]] = {}
+        self._awards: ByIdentity[tuple[list[Award], list[tuple[Any, Env]]]] = ByIdentity()
 
     def read_unset(self, key: tuple[str, str]) -> bool:
         """Whether the map can be read before its first ``set`` (every card scores 0 then)."""
@@ -62,12 +63,7 @@ class PointMaps:
 
     def awards(self, node: SetPoints, env: Env) -> tuple[list[Award], list[tuple[Any, Env]]]:
         """The awards of a ``set`` and the dynamic values it stores (expressions in order)."""
-        known = self._awards.get((id(node), id(env)))
-        if known is not None and known[0] is node and known[1] is env:
-            return known[2]
-        made = self._read_awards(node, env)
-        self._awards[(id(node), id(env))] = (node, env, made)  # keeps both alive: their ids stay theirs
-        return made
+        return self._awards.get((node, env), lambda: self._read_awards(node, env))
 
     def _read_awards(self, node: SetPoints, env: Env) -> tuple[list[Award], list[tuple[Any, Env]]]:
         dynamic: list[tuple[Any, Env]] = []
