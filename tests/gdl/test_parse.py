@@ -220,6 +220,13 @@ def test_term_parse_and_repr() -> None:
     assert (located.args[1].loc.line, located.args[1].loc.column) == (2, 4)
 
 
+def test_a_list_of_one_name_is_that_name_in_rules() -> None:
+    """GDL: ``(terminal)`` is the atom ``terminal`` (the GameController's prover reads it otherwise:
+    tests/interop/test_prover.py::test_zero_argument_list_is_its_name)."""
+    rules = parse_kif("(<= (goal r 0) (not (terminal)))\n(<= (terminal) (true done))").rules
+    assert rules[0].body == (Not(Constant("terminal")),) and rules[1].head == Constant("terminal")
+
+
 # --- property tests -------------------------------------------------------------------------
 
 _FIRST = "abcdefghijklmnopqrstuvwxyz0123456789_-+*/<>=!.:#$%&@^~'\""
