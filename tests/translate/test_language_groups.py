@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 
+from ggp.gdl.terms import Function
 from ggp.reasoner import make_machine
 from tests.translate.language import (
     DEAL3,
@@ -236,6 +237,43 @@ def test_the_top_card_of_a_run_scores_the_most_and_its_bottom_the_least() -> Non
 
     found = scores(game(f"(do ({value})) {DEAL3} {count}"), 40)
     assert found <= dealt_scores(score) and any(64 in pair for pair in found)
+
+
+def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -> None:
+    """A hand drawn to every turn from one suit of fourteen ranks can hold them all; its cards
+    score apart, so its runs are made over one slot per value: no warning, no ``(failed
+    slots)``, and at every decision one option per run the engine's walk makes of the hand, and
+    a pass (five slots and a warning before, and every game failed at its sixth card; a deck of
+    two suits, whose cards score alike, keeps the warning)."""
+    ranks = "ABCDEFGHIJKLMN"
+    points = "(set (game points VALUE) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate(ranks, 1)) + "))"
+    deck = f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))"
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (choice ((any (runs largest 3 ((current player) iloc HAND) using (game points VALUE)) 'R"
+            " (do ((repeat all (move (top 'R) (top ((current player) vloc MELD)))) (inc ((current player) sto SCORE) 1))))"
+            " (turn pass))))")
+    text = game(f"(do ({points} (shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck)
+    translation = compile_game(parse_recycle(text, "suit.rcy"))
+    assert translation.warnings == []
+    two_suits = compile_game(parse_recycle(text.replace("(SUIT (RED))", "(SUIT (RED, BLACK))"), "suits.rcy"))
+    assert any("(failed slots)" in str(w) for w in two_suits.warnings)
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(3)
+    value = {r.lower(): i for i, r in enumerate(ranks, 1)}
+    seen = []
+    for _ in range(6):
+        state = machine.initial_state()
+        while not machine.is_terminal(state):
+            moves = [machine.legal_moves(state, role) for role in machine.roles]
+            hand = [value[str(f.args[0]).split("_")[0]] for f in state.fluents
+                    if isinstance(f, Function) and f.name == "at" and str(f.args[1]) == "(loc player0 iloc hand)"]
+            if len(moves[0]) > 1 or str(moves[0][0]) != "noop":
+                assert len(moves[0]) == engine_runs(hand, 3) + 1, sorted(hand)
+                seen.append(len(hand))
+            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
+    assert max(seen) > 10
+    assert playouts(text, 4)
 
 
 def test_the_most_runs_a_pile_can_make_is_the_engine_s_largest_count() -> None:

@@ -58,7 +58,7 @@ from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.decks import hoist_decks
-from translators.recycle.ir.groups import SLOTS
+from translators.recycle.ir.groups import SLOTS, Room
 from translators.recycle.ir.layouts import lay_out_shuffles
 from translators.recycle.ir.lower import lower
 from translators.recycle.ir.made import made_sites, make_in_play
@@ -180,7 +180,7 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
     spans: dict[Site, Span] = {}
     caps: dict[tuple[str, str], int] = {}
     growing: set[Site] = set()
-    rooms: dict[Site, int] | None = None
+    rooms: dict[Site, Room] | None = None
     for _ in range(ANALYSIS_ROUNDS):
         repeated = expand_repeats(game, bounds)
         model = build_model(expand_ranges(repeated, spans))
@@ -194,7 +194,7 @@ def _lowered(game: Game) -> tuple[GameModel, ir.Program, CardDomains, PointMaps,
         settled = rooms is not None
         if rooms is None:  # the groups' slots, from the capacities of the game lowered with the default
             rooms = group_rooms(program, ranges)
-            settled = all(room == SLOTS for room in rooms.values())
+            settled = all(room == Room(SLOTS) for room in rooms.values())
         if settled and grown == spans and caps == kept and all(needed[site] <= bounds.get(site, 1) for site in sites):
             return model, program, domains, pointmaps, ranges
         bounds = {site: max(needed[site], bounds.get(site, 1)) for site in sites}

@@ -3,8 +3,11 @@
 A group is a set of *slots* (``ir/groups.py``); a collection gets as many slots as it can hold
 cards at once (``analysis/capacity.py`` through :meth:`.ranges.Ranges.card_bound`), up to
 ``MOST_SLOTS`` of its kind, else ``SLOTS`` and a warning: a game where it holds more ends with
-``(failed slots)``. The game is lowered with the default slots, these are decided from that
-lowering's analyses, and it is lowered again with them (``translate.py``).
+``(failed slots)``. The runs of a collection whose cards can all score only differently
+(one point value each, no two alike: the runs of a suit by rank) are made over one slot per
+value instead, whatever the collection holds. The game is lowered with the default slots,
+these are decided from that lowering's analyses, and it is lowered again with them
+(``translate.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections import Counter
 from ggp.errors import Location, Problem
 from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.groups import SLOTS, group_kind, room_for
+from translators.recycle.ir.groups import SLOTS, Room, group_kind, room_for
 from translators.recycle.ir.nodes import Env
 from translators.recycle.ir.repeats import Site
 from translators.recycle.syntax.nodes import Runs, Subsets, Tuples
@@ -39,10 +42,35 @@ def _most(coll: Subsets | Runs | Tuples, env: Env, ranges: Ranges) -> int:
     return most
 
 
-def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, int]:
-    """How many members the groups made at each site are made of (:func:`.groups.room_for`; a
+#: The most point values a collection's runs are made over, one slot each.
+MOST_VALUES = 26
+
+
+def valued_room(uses: list[tuple[Subsets | Runs | Tuples, Env]], ranges: Ranges) -> Room | None:
+    """One slot per point value for the runs made at a site, when at each use every card the
+    collection can hold scores one value and no two alike (None otherwise)."""
+    held: set[int] = set()
+    for coll, env in uses:
+        if not isinstance(coll, Runs):
+            return None
+        values = [ranges.pointmaps.card_values(coll.points, env, cid) for cid in ranges.domains.cards(coll.cards, env)]
+        if any(len(v) != 1 for v in values):
+            return None
+        each = [min(v) for v in values]
+        if len(set(each)) != len(each):
+            return None
+        held.update(each)
+    if not held or max(held) - min(held) >= MOST_VALUES:
+        return None
+    return Room(max(held) - min(held) + 1, min(held))
+
+
+def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, Room]:
+    """The slots the groups made at each site are made of: one per point value for runs whose
+    cards all score apart, else as many as the collection can hold (:func:`.groups.room_for`; a
     game where a collection holds more ends with ``(failed slots)``)."""
-    return {site: room_for(coll, most) for site, (coll, most) in _group_bounds(program, ranges).items()}
+    return {site: valued_room(program.group_sites[site], ranges) or room_for(coll, most)
+            for site, (coll, most) in _group_bounds(program, ranges).items()}
 
 
 def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
@@ -51,7 +79,8 @@ def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Prob
                     f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card id); they can "
                     f"hold up to {most}, and a game where they hold more than {SLOTS} ends there with `(failed slots)`",
                     "warning")
-            for (line, column), (coll, most) in _group_bounds(program, ranges).items() if room_for(coll, most) < most]
+            for (line, column), (coll, most) in _group_bounds(program, ranges).items()
+            if room_for(coll, most).size < most and valued_room(program.group_sites[(line, column)], ranges) is None]
 
 
-__all__ = ["group_rooms", "slot_warnings"]
+__all__ = ["MOST_VALUES", "group_rooms", "slot_warnings", "valued_room"]

@@ -10,7 +10,7 @@ from translators.recycle.analysis.batches import Batch, StepPlan
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.emit.groups import slots
+from translators.recycle.emit.groups import layout, slots
 from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
@@ -42,8 +42,8 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
             lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
             for cond, env in option.legal:
                 lits += comp.cond(cond, env, ctl)
-                if isinstance(cond, ir.SlotCheck):  # a group of a choice among groups: too many cards fail
-                    over = slots(comp, cond.base, env, ctl, cond.room)[1]
+                over = slots(comp, cond.base, env, ctl, cond.room, layout(cond))[1] if isinstance(cond, ir.SlotCheck) else None
+                if over is not None:  # a group of a choice among groups: too many cards fail
                     failure: tuple[str, list[Literal]] = ("slots", [f("at_step", c(choice.id)), c(over)])
                     if failure not in comp.ledger.failures:
                         comp.ledger.failures.append(failure)

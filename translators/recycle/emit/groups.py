@@ -20,6 +20,7 @@ from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.places import concrete
+from translators.recycle.analysis.rooms import valued_room
 from translators.recycle.emit.cardsets import order_read, pile_depths
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
@@ -39,38 +40,58 @@ PERMUTED = 5
 def groups_of(cx: Compiler, coll: Any, env: Env) -> list[Member] | None:
     """The groups of ``subsets``, ``runs`` or ``tuples`` (or a filter of them) as the elements
     of a condition's ``any``/``all`` or of a count (:func:`.groups.group_members`), over as many
-    slots as the collection can hold; None for another collection."""
-    return group_members(cx.model, coll, env, lambda real, real_env: room_for(real, cx.ranges.card_bound(real.cards, real_env)))
+    slots as the collection can hold (one per value for runs whose cards score apart); None for
+    another collection."""
+    return group_members(cx.model, coll, env, lambda real, real_env: valued_room([(real, real_env)], cx.ranges)
+                         or room_for(real, cx.ranges.card_bound(real.cards, real_env)))
 
 
-def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl, room: int) -> tuple[str, str]:
-    """Relations ``(NAME J CARD)`` (slot J of ``room`` holds CARD) and ``OVER`` (too many members)."""
-    key = ("slots", base, env, room, cx.ctl_key(base, env, ctl))
+def layout(node: ir.SlotSet | ir.SlotCheck) -> tuple[Any, int] | None:
+    """How a group's slots hold the collection's members: by point value (the points, the
+    value of slot 1), or None: in card-id order."""
+    return None if node.low is None else (node.points, node.low)
+
+
+def slots(cx: Compiler, base: Any, env: Env, ctl: Ctl, room: int,
+          by: tuple[Any, int] | None = None) -> tuple[str, str | None]:
+    """Relations ``(NAME J CARD)`` (slot J of ``room`` holds CARD) and ``OVER`` (too many members;
+    None over valued slots, ``by`` points from a value, which never overflow)."""
+    key = ("slots", base, env, room, by, cx.ctl_key(base, env, ctl))
     if key not in cx.book.memo:
         cards = cx.domain_cards(base, env)
         rel = cx.book.name("slot", base)
-        m1, m2 = Variable("m1"), Variable("m2")
-        with cx.book.group(f"slots: the members of {describe(base)} in card-id order", base):
-            for x in range(room + 2):
-                cx.book.add(rule(f(f"{rel}_next", num(x), num(min(x + 1, room + 1)))))
-            cx.book.add(rule(f(f"{rel}_n0", num(0))))
-            for i, cid in enumerate(cards, start=1):
-                lits = cx.member(base, env, ctl, card_constant(cx.model, cid))
-                before = f(f"{rel}_n{i - 1}", m1)
-                cx.book.add(rule(f(f"{rel}_n{i}", m2), [before] + lits + [f(f"{rel}_next", m1, m2)]))
-                cx.book.add(rule(f(f"{rel}_n{i}", m1), [before] + cx.negate(lits, env, base)))
-                cx.book.add(rule(f(rel, m2, card_constant(cx.model, cid)), [before] + lits + [f(f"{rel}_next", m1, m2)]))
-            cx.book.add(rule(c(f"{rel}_over"), f(f"{rel}_n{len(cards)}", num(room + 1))))
-        cx.book.memo[key] = (rel, f"{rel}_over")
-    made: tuple[str, str] = cx.book.memo[key]
+        if by is not None:
+            points, low = by
+            with cx.book.group(f"slots: the members of {describe(base)} by their value under {describe(points)}", base):
+                for cid in cards:
+                    (value,) = cx.pointmaps.card_values(points, env, cid)
+                    lits = cx.member(base, env, ctl, card_constant(cx.model, cid))
+                    cx.book.add(rule(f(rel, num(value - low + 1), card_constant(cx.model, cid)), lits))
+            cx.book.memo[key] = (rel, None)
+        else:
+            m1, m2 = Variable("m1"), Variable("m2")
+            with cx.book.group(f"slots: the members of {describe(base)} in card-id order", base):
+                for x in range(room + 2):
+                    cx.book.add(rule(f(f"{rel}_next", num(x), num(min(x + 1, room + 1)))))
+                cx.book.add(rule(f(f"{rel}_n0", num(0))))
+                for i, cid in enumerate(cards, start=1):
+                    lits = cx.member(base, env, ctl, card_constant(cx.model, cid))
+                    before = f(f"{rel}_n{i - 1}", m1)
+                    cx.book.add(rule(f(f"{rel}_n{i}", m2), [before] + lits + [f(f"{rel}_next", m1, m2)]))
+                    cx.book.add(rule(f(f"{rel}_n{i}", m1), [before] + cx.negate(lits, env, base)))
+                    cx.book.add(rule(f(rel, m2, card_constant(cx.model, cid)), [before] + lits + [f(f"{rel}_next", m1, m2)]))
+                cx.book.add(rule(c(f"{rel}_over"), f(f"{rel}_n{len(cards)}", num(room + 1))))
+            cx.book.memo[key] = (rel, f"{rel}_over")
+    made: tuple[str, str | None] = cx.book.memo[key]
     return made
 
 
-def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: int) -> str:
+def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: int,
+                by: tuple[Any, int] | None = None) -> str:
     """``(NAME J V)``: slot J holds a card worth V."""
-    key = ("slotv", base, points, env, room, cx.ctl_key(base, env, ctl))
+    key = ("slotv", base, points, env, room, by, cx.ctl_key(base, env, ctl))
     if key not in cx.book.memo:
-        rel, _ = slots(cx, base, env, ctl, room)
+        rel, _ = slots(cx, base, env, ctl, room, by)
         name = cx.book.name("slotv", base)
         card = Variable("c")
         plits, pts = cx.points(points, env, ctl, card)
@@ -83,7 +104,7 @@ def slot_values(cx: Compiler, base: Any, points: Any, env: Env, ctl: Ctl, room: 
 
 def slot_member(cx: Compiler, node: ir.SlotSet, env: Env, ctl: Ctl, card: Term) -> list[Literal]:
     """A card is in a group of slots."""
-    rel, _ = slots(cx, node.base, env, ctl, node.room)
+    rel, _ = slots(cx, node.base, env, ctl, node.room, layout(node))
     alts: list[list[Literal]] = [[f(rel, num(j), card)] for j in node.slots]
     if len(alts) == 1:
         return alts[0]
@@ -97,15 +118,15 @@ def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) ->
     chosen = node.slots
     if not chosen:  # the empty subset
         return [], num(0)
-    values = slot_values(cx, node.base, points, env, ctl, node.room)
-    key = ("slotsum", node.base, points, env, chosen, node.room, cx.ctl_key(node.base, env, ctl))
+    values = slot_values(cx, node.base, points, env, ctl, node.room, layout(node))
+    key = ("slotsum", node.base, points, env, chosen, node.room, layout(node), cx.ctl_key(node.base, env, ctl))
     if key not in cx.book.memo:
         rel = cx.book.name("slotsum")
         s, v, t = Variable("s"), Variable("v"), Variable("t")
         if len(chosen) == 1:
             cx.book.add(rule(f(rel, v), f(values, num(chosen[0]), v)))
         else:
-            parent = ir.SlotSet(node.base, chosen[:-1], node.room, node.points)
+            parent = ir.SlotSet(node.base, chosen[:-1], node.room, node.points, node.low)
             plits, pterm = slot_sum(cx, parent, points, env, ctl)
             cards = cx.domain_cards(node.base, env)
             top = max((max(cx.pointmaps.card_values(points, env, cid)) for cid in cards), default=0)
@@ -118,22 +139,26 @@ def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) ->
 
 
 def slot_check(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl) -> list[Literal]:
-    """``exist``, ``run`` or ``largest`` of a group of slots."""
-    rel, over = slots(cx, node.base, env, ctl, node.room)
-    if ctl.batch is not None:
+    """``exist``, ``vacant``, ``run`` or ``largest`` of a group of slots."""
+    rel, over = slots(cx, node.base, env, ctl, node.room, layout(node))
+    if ctl.batch is not None and over is not None:
         cx.ledger.failures.append(("slots", [f("at_step", c(ctl.batch)), c(over)]))
     if node.kind == "exist":
-        out: list[Literal] = []
-        for j in node.slots:
-            atom = c(f"{rel}_filled{j}")
-            if ("filled", rel, j) not in cx.book.memo:
-                cx.book.memo[("filled", rel, j)] = atom
-                cx.book.add(rule(atom, f(rel, num(j), Variable("c"))))
-            out.append(atom)
-        return out
+        return [filled(cx, rel, j) for j in node.slots]
+    if node.kind == "vacant":
+        return [Not(filled(cx, rel, j)) for j in node.slots]
     if node.kind == "run":
         return [is_run(cx, node, env, ctl)]
     return [is_run(cx, node, env, ctl, largest=True)]
+
+
+def filled(cx: Compiler, rel: str, j: int) -> Literal:
+    """Slot J of the slots ``rel`` holds a card."""
+    atom = c(f"{rel}_filled{j}")
+    if ("filled", rel, j) not in cx.book.memo:
+        cx.book.memo[("filled", rel, j)] = atom
+        cx.book.add(rule(atom, f(rel, num(j), Variable("c"))))
+    return atom
 
 
 def is_run(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl, largest: bool = False) -> Literal:

@@ -3,7 +3,11 @@
 Slot j holds the j-th member of a collection in card-id order; a group is a set of slots
 (:class:`~.nodes.SlotSet`) with the checks under which it is one of the collection's groups
 (:class:`~.nodes.SlotCheck`: its slots are filled; for runs, their cards make a run, for
-``largest`` one that no other member extends at either end). ``all`` over groups runs its
+``largest`` one that no other member extends at either end). The runs of a collection whose
+cards all score differently (the runs of a suit, by rank) are made over *valued* slots
+instead, one per point value (:class:`Room`): a run is then a stretch of consecutive slots,
+all filled (for ``largest``, the slots just outside it empty), however many cards the
+collection holds. ``all`` over groups runs its
 body once per group (``lower.py``, the checks guarding it); a choice among groups has one
 option per group (the checks making it legal); a condition's ``any``/``all`` and a count go
 through them the same way (:func:`group_members`).
@@ -12,6 +16,7 @@ through them the same way (:func:`group_members`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -40,10 +45,20 @@ SLOTS = 5
 MOST_SLOTS = {"subsets": 8, "runs": 10, "tuples": 10}
 
 
-def room_for(coll: Subsets | Runs | Tuples, most: int) -> int:
+@dataclass(frozen=True)
+class Room:
+    """The slots a collection's groups are made of: ``size`` slots holding its members in
+    card-id order; or, with ``low``, one slot per point value from ``low`` (slot j holds the
+    member worth ``low + j - 1``: runs of a collection whose cards all score differently)."""
+
+    size: int
+    low: int | None = None
+
+
+def room_for(coll: Subsets | Runs | Tuples, most: int) -> Room:
     """The slots of groups of a collection that can hold ``most`` cards at once: that many, up
     to :data:`MOST_SLOTS` of its kind; else :data:`SLOTS`."""
-    return max(most, 1) if most <= MOST_SLOTS[group_kind(coll)] else SLOTS
+    return Room(max(most, 1) if most <= MOST_SLOTS[group_kind(coll)] else SLOTS)
 
 
 def group_site(coll: Subsets | Runs | Tuples) -> tuple[int, int]:
@@ -59,12 +74,14 @@ Group = tuple[ir.SlotSet, list[ir.SlotCheck]]
 
 
 def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, empty: bool = False,
-                   room: int = SLOTS) -> list[Group]:
+                   room: Room = Room(SLOTS)) -> list[Group]:
     """Every group the collection can have, with its checks: the subsets of the first
-    ``room`` members (the empty one too when ``empty``), the runs among them, or for each
-    value the point map gives every N of the first ``room`` cards scoring it (the engine's
-    ``CardGrouping.TuplesOfSize``)."""
+    ``room`` members (the empty one too when ``empty``), the runs among them (over valued
+    slots: the stretches of N or more), or for each value the point map gives every N of the
+    first ``room`` cards scoring it (the engine's ``CardGrouping.TuplesOfSize``)."""
     at: dict[str, Any] = {"line": coll.line, "column": coll.column}
+    if isinstance(coll, Runs) and room.low is not None:
+        return _valued_runs(coll, env, room)
     if isinstance(coll, Tuples):
         size = static_literal(coll.size, env)
         if size is None or size < 1:
@@ -74,22 +91,41 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
             card = Var(f"_T{coll.line}_{coll.column}_{value}", kind="card", **at)
             scoring = Compare("==", Score(card, coll.points, **at), IntLit(value, **at), kind="int", **at)
             scored = Filter(coll.cards, card, scoring, **at)
-            for slots in combinations(range(1, room + 1), size):
-                out.append((ir.SlotSet(scored, slots, room, **at), [ir.SlotCheck("exist", scored, slots, room=room, **at)]))
+            for slots in combinations(range(1, room.size + 1), size):
+                out.append((ir.SlotSet(scored, slots, room.size, **at),
+                            [ir.SlotCheck("exist", scored, slots, room=room.size, **at)]))
         return out
     base = coll.cards
     least = 0 if empty else 1
     if isinstance(coll, Runs):
         least = static_literal(coll.length, env) or 1
     out = []
-    for size in range(least, room + 1):
-        for slots in combinations(range(1, room + 1), size):
-            checks = [ir.SlotCheck("exist", base, slots, room=room, **at)]
+    for size in range(least, room.size + 1):
+        for slots in combinations(range(1, room.size + 1), size):
+            checks = [ir.SlotCheck("exist", base, slots, room=room.size, **at)]
             if isinstance(coll, Runs):  # a largest run is a run that no member extends
                 kind = "largest" if coll.mode == "largest" else "run"
-                checks.append(ir.SlotCheck(kind, base, slots, coll.points, size, room, **at))
+                checks.append(ir.SlotCheck(kind, base, slots, coll.points, size, room.size, **at))
             order = coll.points if isinstance(coll, Runs) else None
-            out.append((ir.SlotSet(base, slots, room, order, **at), checks))
+            out.append((ir.SlotSet(base, slots, room.size, order, **at), checks))
+    return out
+
+
+def _valued_runs(coll: Runs, env: Env, room: Room) -> list[Group]:
+    """The runs of N or more over valued slots: each stretch of slots, all filled; for
+    ``largest``, the slots just outside it empty (the engine's sorted walk closes a run at a
+    gap, and ``all`` keeps every stretch of N or more within one)."""
+    at: dict[str, Any] = {"line": coll.line, "column": coll.column}
+    least = max(static_literal(coll.length, env) or 1, 1)
+    out: list[Group] = []
+    for first in range(1, room.size + 1):
+        for last in range(first + least - 1, room.size + 1):
+            slots = tuple(range(first, last + 1))
+            checks = [ir.SlotCheck("exist", coll.cards, slots, coll.points, room=room.size, low=room.low, **at)]
+            outside = tuple(j for j in (first - 1, last + 1) if 1 <= j <= room.size)
+            if coll.mode == "largest" and outside:
+                checks.append(ir.SlotCheck("vacant", coll.cards, outside, coll.points, room=room.size, low=room.low, **at))
+            out.append((ir.SlotSet(coll.cards, slots, room.size, coll.points, room.low, **at), checks))
     return out
 
 
@@ -103,7 +139,7 @@ Member = tuple[ir.Binding, list[tuple[Node, Env]]]
 
 
 def group_members(model: GameModel, coll: Any, env: Env,
-                  room_of: Callable[[Subsets | Runs | Tuples, Env], int]) -> list[Member] | None:
+                  room_of: Callable[[Subsets | Runs | Tuples, Env], Room]) -> list[Member] | None:
     """The groups of ``subsets``, ``runs`` or ``tuples``, or of a ``filter`` of them, each
     with the conditions under which it is one (its checks; the filter's condition, and not
     empty: the engine's filter, ``ProcessCStorageCollectionFilter``, drops the empty subset),
@@ -121,5 +157,5 @@ def group_members(model: GameModel, coll: Any, env: Env,
             for group, checks in group_elements(model, real, real_env, empty=True, room=room_of(real, real_env))]
 
 
-__all__ = ["MOST_SLOTS", "SLOTS", "Group", "Member", "group_elements", "group_kind", "group_members", "group_site",
+__all__ = ["MOST_SLOTS", "SLOTS", "Group", "Member", "Room", "group_elements", "group_kind", "group_members", "group_site",
            "room_for"]

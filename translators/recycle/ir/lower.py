@@ -35,7 +35,7 @@ from translators.recycle.ir.forwards import (
     invalidate_source,
     location_key,
 )
-from translators.recycle.ir.groups import SLOTS, Member, group_members, group_site
+from translators.recycle.ir.groups import SLOTS, Member, Room, group_members, group_site
 from translators.recycle.ir.nodes import (
     Alias,
     Domain,
@@ -100,7 +100,7 @@ E = TypeVar("E", bound=ir.Effect)
 class Lowerer:
     """Builds the :class:`~.ir.Program` of one game."""
 
-    def __init__(self, model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None):
+    def __init__(self, model: GameModel, rooms: Mapping[tuple[int, int], Room] | None = None):
         self.model = model
         #: How many members the groups made at each site are made of (default ``SLOTS``).
         self.rooms = dict(rooms or {})
@@ -372,10 +372,10 @@ class Lowerer:
             out += got
         return out
 
-    def room(self, coll: Subsets | Runs | Tuples, env: Env) -> int:
-        """How many members the groups of ``coll`` are made of (its site recorded)."""
+    def room(self, coll: Subsets | Runs | Tuples, env: Env) -> Room:
+        """The slots the groups of ``coll`` are made of (its site recorded)."""
         self.group_sites.setdefault(group_site(coll), []).append((coll, env))
-        return self.rooms.get(group_site(coll), SLOTS)
+        return self.rooms.get(group_site(coll), Room(SLOTS))
 
     def partition_groups(self, node: ActionAgg, coll: Partition, coll_env: Env) -> list[Alias]:
         """The groups of ``(partition KEY CARDS)``, one per value of KEY: the cards with that value."""
@@ -573,7 +573,7 @@ def declared_env(game: Game) -> Env:
     return env
 
 
-def lower(model: GameModel, rooms: Mapping[tuple[int, int], int] | None = None) -> ir.Program:
+def lower(model: GameModel, rooms: Mapping[tuple[int, int], Room] | None = None) -> ir.Program:
     """The IR of a game (``rooms``: the slots of the groups made at each site, default ``SLOTS``)."""
     return Lowerer(model, rooms).program()
 

@@ -182,20 +182,23 @@ class PickedCard(Node):
 class SlotSet(Node):
     """Some members of a small collection, by rank in card-id order (the ``slots``, from 1, of
     ``room``): one element of ``(subsets CARDS)`` or ``(runs ... CARDS ...)``; a run's members
-    are in the order of their ``points`` (its top card the highest: the engine's sorted walk)."""
+    are in the order of their ``points`` (its top card the highest: the engine's sorted walk).
+    With ``low``, slot j holds the member worth ``low + j - 1`` under ``points`` instead."""
 
     base: Node
     slots: tuple[int, ...]
     room: int = 5
     points: Node | None = None
+    low: int | None = None
 
 
 @dataclass(frozen=True)
 class SlotCheck(Node):
-    """A condition on a :class:`SlotSet`: its slots are all filled (``exist``), its cards' points
-    make a run (``run``), or a run that no member of the collection extends at either end
-    (``largest``: each stretch of consecutive points held, as the engine's sorted walk closes
-    runs at gaps)."""
+    """A condition on a :class:`SlotSet`: its slots are all filled (``exist``) or all empty
+    (``vacant``), its cards' points make a run (``run``), or a run that no member of the
+    collection extends at either end (``largest``: each stretch of consecutive points held, as
+    the engine's sorted walk closes runs at gaps); ``low``: over valued slots (see
+    :class:`SlotSet`)."""
 
     kind: str
     base: Node
@@ -203,6 +206,7 @@ class SlotCheck(Node):
     points: Node | None = None
     length: int = 0
     room: int = 5
+    low: int | None = None
 
 
 @dataclass(eq=False)
