@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.common import LexerConf
@@ -25,32 +24,25 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.lexer import Lexer, PatternStr
 
 from ggp.errors import GDLSyntaxError, Location, Problem
+from ggp.gdl.parenthesised import parenthesised_name_problems
 from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
+from ggp.gdl.sexprs import SExpr as SExpr
+from ggp.gdl.sexprs import SList as SList
 from ggp.gdl.terms import Constant, Function, Term, Variable, read_term
+
+# SExpr and SList are re-exported ("as"): they were defined here, and are still read from here.
 
 #: Lists nested deeper than this are refused (terms are read and printed recursively).
 MAX_DEPTH = 400
 
 
-@dataclass(frozen=True)
-class SList:
-    """A parenthesised list of S-expressions, as read (not yet a term)."""
-
-    items: tuple[SExpr, ...]
-    loc: Location | None = field(default=None, compare=False, repr=False)
-
-    def __str__(self) -> str:
-        return "(" + " ".join(str(i) for i in self.items) + ")"
-
-
-SExpr = Union[Constant, Variable, SList]
-
-
 class _Reading(threading.local):
-    """The file being read and whether names are lower-cased (one per thread)."""
+    """The file being read, whether names are lower-cased, and whether a list of one item was
+    read (one per thread)."""
 
     file: str | None = None
     lowercase: bool = True
+    one_item_list: bool = False
 
 
 _READING = _Reading()
@@ -134,8 +126,10 @@ class _Builder(Transformer[Token, Any]):
         return sexprs
 
     def list(self, items: tuple[Token, list[SExpr], Token]) -> SList:
-        lpar = items[0]
-        return SList(tuple(items[1]), Location(_READING.file, lpar.line or 1, lpar.column or 1))
+        lpar, inner = items[0], items[1]
+        if len(inner) == 1:
+            _READING.one_item_list = True
+        return SList(tuple(inner), Location(_READING.file, lpar.line or 1, lpar.column or 1))
 
 
 _PARSER = Lark.open(
@@ -200,12 +194,18 @@ def describe_parse_error(parser: Lark, exc: UnexpectedInput) -> str:
 
 def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> list[SExpr]:
     """Every top-level S-expression in ``text``; raises :class:`GDLSyntaxError`."""
+    return _read_sexprs(text, file, lowercase)[0]
+
+
+def _read_sexprs(text: str, file: str | None, lowercase: bool) -> tuple[list[SExpr], bool]:
+    """:func:`parse_sexprs`, and whether some list holds one item (such as ``(terminal)``)."""
     text = text.removeprefix("\ufeff")
     reading = _READING
-    saved = reading.file, reading.lowercase
-    reading.file, reading.lowercase = file, lowercase
+    saved = reading.file, reading.lowercase, reading.one_item_list
+    reading.file, reading.lowercase, reading.one_item_list = file, lowercase, False
     try:
         result = _PARSER.parse(text)
+        one_item_list = reading.one_item_list
     except UnexpectedInput as exc:
         better = _paren_problem(text, file)
         if better is not None:
@@ -213,9 +213,9 @@ def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> 
         loc = Location(file, exc.line if exc.line > 0 else 1, exc.column if exc.column > 0 else 1)
         raise GDLSyntaxError(describe_parse_error(_PARSER, exc), loc) from None
     finally:
-        reading.file, reading.lowercase = saved
+        reading.file, reading.lowercase, reading.one_item_list = saved
     assert isinstance(result, list)
-    return result
+    return result, one_item_list
 
 
 def to_term(sexpr: SExpr) -> Term:
@@ -328,18 +328,23 @@ def to_rule(sexpr: SExpr, warnings: list[Problem] | None = None) -> Rule:
 def read_kif(text: str, source: str | None = None) -> tuple[GameDescription, list[Problem]]:
     """Parse a description, collecting a problem per malformed rule instead of stopping.
 
-    Slips whose meaning is clear are repaired and reported as warnings (see :func:`to_rule`).
+    Slips whose meaning is clear are repaired and reported as warnings (see :func:`to_rule`); a
+    name alone in parentheses that other GDL systems read otherwise is reported as a warning too
+    (:mod:`ggp.gdl.parenthesised`).
 
     A lexical error (unbalanced parentheses) still raises :class:`GDLSyntaxError`, since
     nothing after it can be trusted.
     """
     rules: list[Rule] = []
     problems: list[Problem] = []
-    for sexpr in parse_sexprs(text, source):
+    sexprs, one_item_list = _read_sexprs(text, source, True)
+    for sexpr in sexprs:
         try:
             rules.append(to_rule(sexpr, problems))
         except GDLSyntaxError as exc:
             problems.append(exc.as_problem())
+    if one_item_list:
+        problems += parenthesised_name_problems(sexprs)
     return GameDescription(tuple(rules), source), problems
 
 

@@ -13,13 +13,12 @@ import pytest
 from ggp.cli import main
 from ggp.errors import InvalidGameError, Problem
 from ggp.gdl.dependencies import DependencyGraph
-from ggp.gdl.kif import parse_kif
-from ggp.gdl.load import load_game, read_game_file
+from ggp.gdl.kif import parse_kif, read_kif
+from ggp.gdl.load import load_game, read_game_file, validate_file
 from ggp.gdl.normalise import normalise
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.safety import unsafe_variables
 from ggp.gdl.terms import Term
-from ggp.gdl.load import validate_file
 from ggp.gdl.validate import prepare, validate
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import StateMachine
@@ -107,6 +106,9 @@ DEFECTS: dict[str, tuple[bool, list[tuple[int, int, bool, str]]]] = {
     ]),
     "unsw_ConnectThreeDecompositionII.gdl": (True, [
         (141, 5, False, "'true' cannot be defined by a rule or fact: (true (turn ?c)) is ignored"),
+        (120, 10, False, "(terminal) is written with parentheses here and in 2 other places (lines 124, 130) but "
+                         "without at line 112: GDL reads both as the relation terminal, but other GDL systems (the "
+                         "Dresden GameController) read (terminal) and terminal as different relations"),
     ]),
     "unsw_blackjack.gdl": (True, [(670, 34, False, "recursion restriction: ?partial_sum")]),
     "unsw_minesweeper.gdl": (True, [(159, 5, False, "bare 'not' before open"),
@@ -354,6 +356,42 @@ def test_dependency_graph_paths_and_cycles() -> None:
     assert graph.negative_cycles() == [[("p", 0), ("q", 0), ("r", 0), ("p", 0)]]
 
 
+def test_a_name_alone_in_parentheses_beside_the_bare_name_warns() -> None:
+    """One line in, one warning out: ``(terminal)`` beside ``terminal`` (the GameController reads two relations)."""
+    description, problems = read_kif("(<= terminal (true done)) (<= (goal r 0) (not (terminal)))", "f.kif")
+    assert [str(p) for p in problems] == [
+        "f.kif:1:47: warning: (terminal) is written with parentheses here but without at line 1: GDL reads both "
+        "as the relation terminal, but other GDL systems (the Dresden GameController) read (terminal) and terminal "
+        "as different relations: write terminal"]
+    assert str(description.rules[1]) == "(<= (goal r 0) (not terminal))"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(<= (terminal) (true done))", ["1:5: (terminal) is written with parentheses here: GDL reads it as the "
+                                     "relation terminal, but other GDL systems (the Dresden GameController) read "
+                                     "(terminal) as a relation other than terminal, which a game manager asks for"]),
+    ("(init (right)) (<= (goal r 100) (true right))", ["1:7: (right) is written with parentheses here but without "
+                                                       "at line 1: GDL reads both as the constant right, but other "
+                                                       "GDL systems (the Dresden GameController) read (right) and "
+                                                       "right as different terms"]),
+    ("(p)\n(p)\n(<= q (p))\n(<= r p)\n(<= s (p) (p))", ["1:1: (p) is written with parentheses here and in 4 "
+                                                          "other places (lines 2, 3, 5) but without at line 4"]),
+    ("(x)\n" * 8 + "x", ["1:1: (x) is written with parentheses here and in 7 other places (lines 2, 3, 4, 5, 6 "
+                         "and 2 more) but without at line 9"]),
+    ("(init (right)) (<= (goal r 100) (true (right)))", []),  # always with parentheses: read alike everywhere
+    ("(<= (p) q) (init p)", []),  # the relation p and the constant p have nothing to do with each other
+    ("(<= p q) (init (p ?x))", []),
+    ("(role a) (e)", []),
+])
+def test_names_alone_in_parentheses(text: str, expected: list[str]) -> None:
+    """A warning per name written both ways (as relations, or inside terms), and for ``(terminal)``."""
+    problems = read_kif(text, "f.kif")[1]
+    assert len(problems) == len(expected)
+    for problem, fragment in zip(problems, expected):
+        assert problem.severity == "warning" and f"{problem.location.line}:{problem.location.column}: {problem.message}" \
+            .startswith(fragment)
+
+
 def test_every_problem_at_once() -> None:
     """Problems of different kinds in one description are all reported, in source order."""
     problems = validate_file(BAD / "many_problems.kif")
@@ -385,6 +423,9 @@ def test_cli_validate_good_and_warning_files(capsys: pytest.CaptureFixture[str])
     assert main(["validate", str(BAD / "sees_unsafe_role.kif")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1 and ": warning: unsafe variable ?r" in out[0]
+    assert main(["validate", str(BAD / "parenthesised_terminal.kif")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and ":10:36: warning: (terminal) is written with parentheses here" in out[0]
     assert main(["validate", str(shared_path("corpus", "gdl", "ggporg_ticTacToe.kif"))]) == 0
     assert capsys.readouterr().out == ""
 
