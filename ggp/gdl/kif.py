@@ -4,17 +4,22 @@ Three layers: :func:`parse_sexprs` reads raw S-expressions (:class:`SList`, cons
 variables, with locations); :func:`to_term` reads a term from one; :func:`parse_kif` reads a whole
 game description. Names are lower-cased, as real game managers send them in any case.
 
-The grammar is ``kif.lark``. Lark's LALR parser calls the builder as it reduces, so no parse
-tree is made, and a lexer of ours matches the grammar's terminals with one regular expression:
-together more than twice as fast as building a tree and transforming it (Agram's 100 KB of KIF:
-0.33 s, then 0.15 s).
+The grammar is ``kif.lark``. Well-formed text is read by a fast path (:func:`_read_fast`): the
+grammar's terminals as one regular expression per line and a stack, building the same values
+with the same locations as the Lark parse, three times as fast (1.1 MB: 3.8 s, then 1.1 s; see
+``benchmarks/kif_read.py``). Anything it does not expect goes to the Lark parse, for its precise
+errors. There Lark's LALR parser calls the builder as it reduces, so no parse tree is made, and a
+lexer of ours matches the grammar's terminals with one regular expression (more than twice as
+fast as building a tree and transforming it).
 """
 
 from __future__ import annotations
 
+import gc
 import re
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +143,86 @@ _PARSER = Lark.open(
 )
 
 
+def _fast_pattern(parser: Lark) -> re.Pattern[str] | None:
+    """The grammar's terminals as one regular expression for :func:`_read_fast`, on a line: white
+    space (none, or a run), then ``(``, ``)``, a name, a variable, a comment, any other character,
+    or the end of the line; the first four as groups 1 to 4, any other character as group 5. The
+    end is an alternative so that white space before it is never given back to match as "any
+    other character" (and never tried again from each of its positions: a long run would take
+    quadratic time). None when the grammar has other terminals (the Lark parse then reads
+    everything)."""
+    regexps = {t.name: t.pattern.to_regexp() for t in parser.terminals}
+    if (set(regexps) != {"WS", "LPAR", "RPAR", "NAME", "VARIABLE", "COMMENT"}
+            or set(parser.ignore_tokens) != {"WS", "COMMENT"}
+            or any(re.compile(r).groups for r in regexps.values())):
+        return None
+    return re.compile(f"(?:{regexps['WS']})?(?:({regexps['LPAR']})|({regexps['RPAR']})|({regexps['NAME']})"
+                      f"|({regexps['VARIABLE']})|(?:{regexps['COMMENT']})|(.)|\\Z)")
+
+
+_FAST = _fast_pattern(_PARSER)
+
+
+def _read_fast(text: str, file: str | None, lowercase: bool) -> tuple[list[SExpr], bool] | None:
+    """The S-expressions of well-formed ``text`` exactly as the Lark parse builds them (values
+    and locations), and whether some list holds one item; None at anything else (a character
+    no terminal matches, unbalanced parentheses, lists nested deeper than :data:`MAX_DEPTH`),
+    for the Lark parse to report precisely.
+
+    A regular expression per line and a stack: no token but white space holds a newline (names
+    and variables exclude white space, comments end at the line's end), so each line is read
+    apart, and the line number and the match's position give each item its location.
+    """
+    if _FAST is None:
+        return None
+    finditer = _FAST.finditer
+    stack: list[tuple[list[SExpr], Location]] = []
+    items: list[SExpr] = []
+    one_item_list = False
+    for line, row in enumerate(text.split("\n"), 1):
+        for match in finditer(row):
+            kind = match.lastindex
+            if kind == 3:  # a name
+                name = match.group(3)
+                items.append(Constant(name.lower() if lowercase else name, Location(file, line, match.start(3) + 1)))
+            elif kind == 1:  # (
+                stack.append((items, Location(file, line, match.start(1) + 1)))
+                if len(stack) > MAX_DEPTH:
+                    return None
+                items = []
+            elif kind == 2:  # )
+                if not stack:
+                    return None
+                outer, where = stack.pop()
+                if len(items) == 1:
+                    one_item_list = True
+                outer.append(SList(tuple(items), where))
+                items = outer
+            elif kind == 4:  # a variable
+                name = match.group(4)[1:]
+                items.append(Variable(name.lower() if lowercase else name, Location(file, line, match.start(4) + 1)))
+            elif kind == 5:  # a character no terminal matches
+                return None
+    if stack:
+        return None
+    return items, one_item_list
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while (then back on, unless it was off): for
+    building many acyclic values at once, as reading does. The collections that making some
+    400,000 objects for 1 MB of KIF sets off took a third of the time, for nothing."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _paren_problem(text: str, file: str | None) -> GDLSyntaxError | None:
     """A precise message for unbalanced parentheses, which Lark reports poorly."""
     stack: list[Location] = []
@@ -198,8 +283,18 @@ def parse_sexprs(text: str, file: str | None = None, lowercase: bool = True) -> 
 
 
 def _read_sexprs(text: str, file: str | None, lowercase: bool) -> tuple[list[SExpr], bool]:
-    """:func:`parse_sexprs`, and whether some list holds one item (such as ``(terminal)``)."""
+    """:func:`parse_sexprs`, and whether some list holds one item (such as ``(terminal)``): by
+    :func:`_read_fast`, or by the Lark parse when that meets anything it does not expect."""
     text = text.removeprefix("\ufeff")
+    with collector_paused():
+        fast = _read_fast(text, file, lowercase)
+        if fast is not None:
+            return fast
+        return _read_lark(text, file, lowercase)
+
+
+def _read_lark(text: str, file: str | None, lowercase: bool) -> tuple[list[SExpr], bool]:
+    """:func:`_read_sexprs` by the Lark parse, with its precise errors."""
     reading = _READING
     saved = reading.file, reading.lowercase, reading.one_item_list
     reading.file, reading.lowercase, reading.one_item_list = file, lowercase, False
@@ -230,7 +325,7 @@ def to_term(sexpr: SExpr) -> Term:
         raise GDLSyntaxError(f"a list must start with a name, not {head}", sexpr.loc, str(sexpr))
     if len(items) == 1:
         return Constant(head.name, sexpr.loc)
-    return Function(head.name, tuple(to_term(i) for i in items[1:]), sexpr.loc)
+    return Function(head.name, tuple([to_term(i) if isinstance(i, SList) else i for i in items[1:]]), sexpr.loc)
 
 
 def parse_term(text: str, lowercase: bool = True) -> Term:
@@ -337,14 +432,15 @@ def read_kif(text: str, source: str | None = None) -> tuple[GameDescription, lis
     """
     rules: list[Rule] = []
     problems: list[Problem] = []
-    sexprs, one_item_list = _read_sexprs(text, source, True)
-    for sexpr in sexprs:
-        try:
-            rules.append(to_rule(sexpr, problems))
-        except GDLSyntaxError as exc:
-            problems.append(exc.as_problem())
-    if one_item_list:
-        problems += parenthesised_name_problems(sexprs)
+    with collector_paused():
+        sexprs, one_item_list = _read_sexprs(text, source, True)
+        for sexpr in sexprs:
+            try:
+                rules.append(to_rule(sexpr, problems))
+            except GDLSyntaxError as exc:
+                problems.append(exc.as_problem())
+        if one_item_list:
+            problems += parenthesised_name_problems(sexprs)
     return GameDescription(tuple(rules), source), problems
 
 

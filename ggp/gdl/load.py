@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ggp.errors import GDLSyntaxError, InvalidGameError, Location, Problem
 from ggp.gdl.infix import parse_infix
-from ggp.gdl.kif import read_kif
+from ggp.gdl.kif import collector_paused, read_kif
 from ggp.gdl.loaders import loader_for
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.validate import prepare, unique_problems, validate
@@ -56,14 +56,14 @@ def load_game_with_warnings(path: str | Path) -> tuple[GameDescription, list[Pro
     """Read, validate and repair a game file (see :func:`load_game`); also the warnings, each
     at its file, line and column: what reading found and what validation found. For a file in
     another language (RECYCLE) only its own warnings: the rules generated from it are not the
-    user's text (``ggp validate`` reports their problems at the source)."""
-    from ggp.gdl.validate import prepare
-
-    description, problems = read_game_file(path)
-    errors = [p for p in problems if p.is_error]
-    if errors:
-        raise InvalidGameError(errors)
-    description, warnings = prepare(description)
+    user's text (``ggp validate`` reports their problems at the source). Python's cyclic garbage
+    collector is paused meanwhile (see :func:`~ggp.gdl.kif.collector_paused`)."""
+    with collector_paused():
+        description, problems = read_game_file(path)
+        errors = [p for p in problems if p.is_error]
+        if errors:
+            raise InvalidGameError(errors)
+        description, warnings = prepare(description)
     if loader_for(Path(path)) is not None:
         warnings = []
     return description, sorted(dict.fromkeys(problems + warnings),
@@ -92,10 +92,11 @@ def validate_file(path: str | Path) -> list[Problem]:
     (see :func:`~ggp.gdl.validate.validate`); when the text cannot be read at all (unbalanced
     parentheses, not UTF-8) only that is reported.
     """
-    try:
-        description, problems = read_game_file(path)
-    except GDLSyntaxError as exc:
-        return [exc.as_problem()]
-    if any(p.is_error for p in problems) and not description.rules:
-        return unique_problems(problems)
-    return unique_problems(problems + validate(description, complete=not any(p.is_error for p in problems)))
+    with collector_paused():
+        try:
+            description, problems = read_game_file(path)
+        except GDLSyntaxError as exc:
+            return [exc.as_problem()]
+        if any(p.is_error for p in problems) and not description.rules:
+            return unique_problems(problems)
+        return unique_problems(problems + validate(description, complete=not any(p.is_error for p in problems)))

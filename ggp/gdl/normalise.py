@@ -68,6 +68,7 @@ def _problem(loc: Location | None, rule: Rule, message: str, severity: Severity)
 
 
 def _names(description: GameDescription) -> set[str]:
+    """Every name in the rules (relations, functions, constants, variables), not to be reused."""
     names: set[str] = set()
 
     def walk(term: Term) -> None:
@@ -75,14 +76,22 @@ def _names(description: GameDescription) -> set[str]:
         for arg in term.args if isinstance(term, Function) else ():
             walk(arg)
 
+    def walk_literal(lit: Literal) -> None:
+        if isinstance(lit, Not):
+            walk_literal(lit.literal)
+        elif isinstance(lit, Or):
+            for part in lit.literals:
+                walk_literal(part)
+        elif isinstance(lit, Distinct):
+            walk(lit.left)
+            walk(lit.right)
+        else:
+            walk(lit)
+
     for rule in description.rules:
         walk(rule.head)
-        for el in (e for alt in alternatives(rule.body) for e in alt):
-            if isinstance(el.literal, Distinct):
-                walk(el.literal.left)
-                walk(el.literal.right)
-            else:
-                walk(el.literal)
+        for lit in rule.body:
+            walk_literal(lit)
     return names
 
 
@@ -103,6 +112,8 @@ def _equalities(rule: Rule, problems: list[Problem]) -> Rule | None:
     """Substitute away top-level negated ``distinct``; warn about every negated ``distinct``."""
     for lit in rule.body:
         _warn_negated_distinct(lit, rule, problems)
+    if not any(isinstance(lit, Not) and isinstance(lit.literal, Distinct) for lit in rule.body):
+        return rule
     body: list[Literal] = []
     subst: dict[Variable, Term] | None = {}
     for lit in rule.body:

