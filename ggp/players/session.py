@@ -25,8 +25,8 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, InvalidStateError
-from contextlib import ExitStack
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import ExitStack
 from typing import Any, TypeVar
 
 from ggp.belief import Belief, BeliefSettings, Observation
@@ -46,6 +46,10 @@ T = TypeVar("T")
 
 #: Share of a turn's time that updating the belief may use before the strategy starts.
 TRACKING_SHARE = 0.5
+#: Share of the start clock a game's compilation may take before the fast reasoner plays the
+#: match (the compiler goes on for the next one; the rest of the clock is for the belief and the
+#: player's own start).
+COMPILE_SHARE = 0.5
 
 
 class _Worker:
@@ -217,8 +221,10 @@ class PlayerSession:
     def _start_task(self, deadline: Deadline) -> None:
         try:
             description, _ = prepare(self.match.description)
-            self.machine = make_machine(description, self.reasoner) if self.reasoner \
-                else make_machine(description)
+            if self.reasoner in (None, "auto"):
+                self.machine = make_machine(description, budget=deadline.remaining() * COMPILE_SHARE)
+            else:
+                self.machine = make_machine(description, self.reasoner)
             settings = BeliefSettings(particles=max(1, self.player.particles))
             self.belief = Belief(self.machine, self.match.role, description=description,
                                  rng=random.Random(self.rng.getrandbits(64)), settings=settings)

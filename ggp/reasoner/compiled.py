@@ -68,6 +68,17 @@ class BitState(State):
         return self._hash
 
 
+def code_cached(digest: str) -> bool:
+    """Whether the disk cache holds the compiled code of the game with this digest (loading it
+    takes a moment; building it, up to minutes for a large game)."""
+    from ggp.reasoner.cache import CacheEntry
+
+    entry = CacheEntry.for_game(digest)
+    info = entry.load_value("compiled") if entry is not None else None
+    return (entry is not None and isinstance(info, dict) and isinstance(info.get("name"), str)
+            and (entry.directory / f"{info['name']}.so").is_file())
+
+
 def draws_directly(module: Any) -> bool:
     """Whether the compiled runtime draws from a ``random.Random``'s own state exactly as
     ``randrange`` does on this Python (checked once per process on fresh generators)."""

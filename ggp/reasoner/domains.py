@@ -20,7 +20,8 @@ from ggp.reasoner.asp import AspNames, rule_to_asp
 
 #: Ground rules a game may produce before the fast reasoner gives up on it.
 DEFAULT_MAX_RULES = 2_000_000
-#: Seconds the grounding of a game may take before the fast reasoner gives up on it.
+#: Seconds of CPU (of the grounding thread: the same verdict on a loaded machine as on an idle
+#: one) the grounding of a game may take before the fast reasoner gives up on it.
 DEFAULT_MAX_SECONDS = 20.0
 
 
@@ -29,8 +30,9 @@ class GroundingTooLarge(ReasonerError):
 
 
 class GroundingTooSlow(GroundingTooLarge):
-    """The game takes longer to ground than the time budget allows (a verdict that depends on
-    the machine and its load, unlike the rule count)."""
+    """The game takes longer to ground than the time budget allows (CPU seconds of the thread
+    grounding it: a verdict that depends on the machine, unlike the rule count, but not on its
+    load)."""
 
 
 class RuleBudget(clingo.Observer):
@@ -39,7 +41,7 @@ class RuleBudget(clingo.Observer):
     def __init__(self, what: str, max_rules: int, max_seconds: float):
         self.what = what
         self.max_rules = max_rules
-        self.deadline = time.monotonic() + max_seconds
+        self.deadline = time.thread_time() + max_seconds
         self.max_seconds = max_seconds
         self.count = 0
 
@@ -48,7 +50,7 @@ class RuleBudget(clingo.Observer):
         self.count += 1
         if self.count > self.max_rules:
             raise GroundingTooLarge(f"{self.what} exceeds {self.max_rules:,} ground rules")
-        if not self.count & 0x3FF and time.monotonic() > self.deadline:
+        if not self.count & 0x3FF and time.thread_time() > self.deadline:
             raise GroundingTooSlow(f"{self.what} takes more than {self.max_seconds:g} s to ground")
 
 

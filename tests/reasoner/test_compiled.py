@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +24,7 @@ from ggp.gdl import Term, parse_kif
 from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.validate import prepare
+from ggp.reasoner import compiled as compiled_module
 from ggp.reasoner import make_machine, native
 from ggp.reasoner.compiled import BitState, CompiledMachine, draws_directly
 from ggp.reasoner.fast import FastMachine
@@ -251,6 +253,40 @@ def test_auto_picks_the_compiled_machine() -> None:
     machine = make_machine(_game("gdl2/montyhall.gdl"))
     assert isinstance(machine, CompiledMachine)
     assert machine.compile_seconds > 0 and machine.source_bytes > 0
+
+
+def test_auto_with_a_budget_plays_fast_while_the_game_compiles(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # a player's start clock: a game not compiled before is compiled in the background, the
+    # fast reasoner plays when the compiler is not done in time, and the next match finds the
+    # compiled machine; both play the same seeded playouts
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
+    monkeypatch.setattr(reasoners, "_PENDING", {})
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path))
+    gate = threading.Event()
+    compile_source = compiled_module.compile_source
+
+    def held(*args: object, **kwargs: object) -> float:
+        assert gate.wait(60)
+        return compile_source(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compiled_module, "compile_source", held)
+    description = _game("gdl2/montyhall.gdl")
+    first = make_machine(description, budget=0.2)
+    assert isinstance(first, FastMachine) and not isinstance(first, CompiledMachine)
+    gate.set()
+    later = reasoners.compiled_later(description).result(timeout=120)
+    assert isinstance(later, CompiledMachine)
+    assert make_machine(description, budget=0.0) is later
+    played = [random_playout(m, random.Random(seed)) for seed in range(5) for m in (first, later)]
+    assert [(p.final.fluents, p.length, p.goals) for p in played[::2]] == \
+        [(p.final.fluents, p.length, p.goals) for p in played[1::2]]
+
+
+def test_auto_with_a_budget_waits_for_a_compiler_done_in_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
+    monkeypatch.setattr(reasoners, "_PENDING", {})
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path))
+    assert isinstance(make_machine(_game("gdl2/montyhall.gdl"), budget=300), CompiledMachine)
 
 
 def test_a_compiler_failure_falls_back_to_the_fast_reasoner(
