@@ -263,7 +263,7 @@ def test_auto_with_a_budget_plays_fast_while_the_game_compiles(monkeypatch: pyte
     monkeypatch.setattr(reasoners, "_PENDING", {})
     monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path))
     gate = threading.Event()
-    compile_source = compiled_module.compile_source
+    compile_source = native.compile_source
 
     def held(*args: object, **kwargs: object) -> float:
         assert gate.wait(60)
