@@ -15,11 +15,9 @@ fast as building a tree and transforming it).
 
 from __future__ import annotations
 
-import gc
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, PatternStr
 
+from ggp.collector import rare_collections
 from ggp.errors import GDLSyntaxError, Location, Problem
 from ggp.gdl.parenthesised import parenthesised_name_problems
 from ggp.gdl.rules import Distinct, GameDescription, Literal, Not, Or, Rule
@@ -208,21 +207,6 @@ def _read_fast(text: str, file: str | None, lowercase: bool) -> tuple[list[SExpr
     return items, one_item_list
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a while (then back on, unless it was off): for
-    building many acyclic values at once, as reading does. The collections that making some
-    400,000 objects for 1 MB of KIF sets off took a third of the time, for nothing."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def _paren_problem(text: str, file: str | None) -> GDLSyntaxError | None:
     """A precise message for unbalanced parentheses, which Lark reports poorly."""
     stack: list[Location] = []
@@ -286,7 +270,7 @@ def _read_sexprs(text: str, file: str | None, lowercase: bool) -> tuple[list[SEx
     """:func:`parse_sexprs`, and whether some list holds one item (such as ``(terminal)``): by
     :func:`_read_fast`, or by the Lark parse when that meets anything it does not expect."""
     text = text.removeprefix("\ufeff")
-    with collector_paused():
+    with rare_collections():
         fast = _read_fast(text, file, lowercase)
         if fast is not None:
             return fast
@@ -432,7 +416,7 @@ def read_kif(text: str, source: str | None = None) -> tuple[GameDescription, lis
     """
     rules: list[Rule] = []
     problems: list[Problem] = []
-    with collector_paused():
+    with rare_collections():
         sexprs, one_item_list = _read_sexprs(text, source, True)
         for sexpr in sexprs:
             try:

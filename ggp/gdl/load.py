@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ggp.collector import rare_collections
 from ggp.errors import GDLSyntaxError, InvalidGameError, Location, Problem
 from ggp.gdl.infix import parse_infix
-from ggp.gdl.kif import collector_paused, read_kif
+from ggp.gdl.kif import read_kif
 from ggp.gdl.loaders import loader_for
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.validate import prepare, unique_problems, validate
@@ -57,8 +58,8 @@ def load_game_with_warnings(path: str | Path) -> tuple[GameDescription, list[Pro
     at its file, line and column: what reading found and what validation found. For a file in
     another language (RECYCLE) only its own warnings: the rules generated from it are not the
     user's text (``ggp validate`` reports their problems at the source). Python's cyclic garbage
-    collector is paused meanwhile (see :func:`~ggp.gdl.kif.collector_paused`)."""
-    with collector_paused():
+    collector runs rarely meanwhile (:func:`~ggp.collector.rare_collections`)."""
+    with rare_collections():
         description, problems = read_game_file(path)
         errors = [p for p in problems if p.is_error]
         if errors:
@@ -92,7 +93,7 @@ def validate_file(path: str | Path) -> list[Problem]:
     (see :func:`~ggp.gdl.validate.validate`); when the text cannot be read at all (unbalanced
     parentheses, not UTF-8) only that is reported.
     """
-    with collector_paused():
+    with rare_collections():
         try:
             description, problems = read_game_file(path)
         except GDLSyntaxError as exc:
