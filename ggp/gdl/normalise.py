@@ -30,7 +30,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ggp.errors import Location, Problem, Severity
-from ggp.gdl.rules import KEYWORDS, Distinct, GameDescription, Literal, Not, Or, Rule
+from ggp.gdl.rules import (
+    KEYWORDS,
+    Distinct,
+    GameDescription,
+    Literal,
+    Not,
+    Or,
+    Rule,
+    literal_terms,
+)
 from ggp.gdl.safety import (
     Element,
     Unsafe,
@@ -76,22 +85,11 @@ def _names(description: GameDescription) -> set[str]:
         for arg in term.args if isinstance(term, Function) else ():
             walk(arg)
 
-    def walk_literal(lit: Literal) -> None:
-        if isinstance(lit, Not):
-            walk_literal(lit.literal)
-        elif isinstance(lit, Or):
-            for part in lit.literals:
-                walk_literal(part)
-        elif isinstance(lit, Distinct):
-            walk(lit.left)
-            walk(lit.right)
-        else:
-            walk(lit)
-
     for rule in description.rules:
         walk(rule.head)
         for lit in rule.body:
-            walk_literal(lit)
+            for term in literal_terms(lit):
+                walk(term)
     return names
 
 

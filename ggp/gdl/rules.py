@@ -81,6 +81,21 @@ def literal_variables(literal: Literal) -> Iterator[Variable]:
     return literal.variables()
 
 
+def literal_terms(literal: Literal) -> Iterator[Term]:
+    """The terms a literal is made of: its atoms (through ``not`` and ``or``) and the two sides
+    of each ``distinct``."""
+    if isinstance(literal, Not):
+        yield from literal_terms(literal.literal)
+    elif isinstance(literal, Or):
+        for part in literal.literals:
+            yield from literal_terms(part)
+    elif isinstance(literal, Distinct):
+        yield literal.left
+        yield literal.right
+    else:
+        yield literal
+
+
 def literal_loc(literal: Literal) -> Location | None:
     """Where a literal was read from, if known."""
     return literal.loc

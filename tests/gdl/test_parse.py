@@ -14,7 +14,7 @@ from ggp.errors import GDLSyntaxError, InputError
 from ggp.gdl.infix import parse_infix, to_infix
 from ggp.gdl.kif import SList, parse_kif, parse_sexprs, parse_term, read_kif, to_term
 from ggp.gdl.load import read_game, read_game_file, validate_file
-from ggp.gdl.rules import Distinct, GameDescription, Not, Or, Rule
+from ggp.gdl.rules import Distinct, GameDescription, Not, Or, Rule, literal_terms
 from ggp.gdl.terms import Constant, Function, Term, Variable
 from tests.conftest import corpus_files, shared_path
 
@@ -408,3 +408,8 @@ def test_threads_read_with_their_own_file_and_case() -> None:
     for n, found in enumerate(results):
         assert found == ({(f"f{n}.kif", "role"), (f"f{n}.kif", "white")} if n % 2 == 0
                          else {(f"f{n}.kif", "Role"), (f"f{n}.kif", "White")})
+
+
+def test_the_terms_of_a_literal_through_not_and_or_and_both_sides_of_distinct() -> None:
+    [rule] = parse_kif("(<= p (not (q ?x)) (or r (distinct ?x (f a))))").rules
+    assert [str(t) for lit in rule.body for t in literal_terms(lit)] == ["(q ?x)", "r", "?x", "(f a)"]
