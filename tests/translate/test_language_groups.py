@@ -87,6 +87,49 @@ def test_a_choice_among_the_runs_within_each_suit() -> None:
     assert {s for p in runs for s in p.scores.values()} <= {0, 2, 3, 4}
 
 
+def test_a_choice_of_a_card_then_of_a_group_of_cards() -> None:
+    """``(any HAND 'C (any (filter (subsets TABLE) 'S (== (sum 'S ...) (score 'C ...))) 'S ...))``:
+    a card played to take table cards adding up to it (a located error before: "a choice cannot
+    fork over this collection (groups)"). At every decision one option per card of the hand and
+    subset of the table adding up to it, and one per card thrown away (counted from the state);
+    the engine plays the same text alike (its figures, and ``conformance/games/capture2.rcy``
+    replayed decision by decision)."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK, GREEN)))"
+    value = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
+    deal = (f"(do ({value} (shuffle (game iloc STOCK)) (repeat 4 (move (top (game iloc STOCK)) (top (game vloc TABLE))))"
+            " (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))")
+    turn = ("(stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))"
+            " (choice ((any ((current player) iloc HAND) 'C"
+            " (any (filter (subsets (game vloc TABLE)) 'S (== (sum 'S using (game points VALUE)) (score 'C using (game points VALUE)))) 'S"
+            " (do ((repeat all (move (top 'S) (top ((current player) vloc WON)))) (move 'C (top ((current player) vloc WON)))))))"
+            " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))")
+    text = game(f"{deal} {turn}", deck=deck, scoring="(scoring max (size ((current player) vloc WON)))")
+    translation = compile_game(parse_recycle(text, "capture.rcy"))
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(8):
+        state = machine.initial_state()
+        while not machine.is_terminal(state):
+            moves = [machine.legal_moves(state, role) for role in machine.roles]
+            where: dict[str, list[int]] = {}
+            for fluent in state.fluents:
+                if isinstance(fluent, Function) and fluent.name == "at":
+                    rank = str(fluent.args[0]).split("_")[0]
+                    where.setdefault(str(fluent.args[1]), []).append(["one", "two", "three", "four"].index(rank) + 1)
+            for seat, legal in enumerate(moves[:2]):
+                if str(legal[0]) == "noop":
+                    continue
+                hand, table = where.get(f"(loc player{seat} iloc hand)", []), where.get("(loc game vloc table)", [])
+                takes = sum(1 for card in hand for k in range(1, len(table) + 1)
+                            for chosen in itertools.combinations(table, k) if sum(chosen) == card)
+                assert len(legal) == takes + len(hand), (hand, table)
+                seen.add(takes)
+            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
+    assert len(seen) > 2
+    assert playouts(text, 6)
+
+
 def test_groups_of_a_hand_that_can_grow_past_the_slots_are_a_located_warning() -> None:
     """A hand drawn to every turn from twelve cards can hold more than the groups' five slots:
     the translation says so where the groups are made, and a game where it does ends with

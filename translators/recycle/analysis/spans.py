@@ -22,12 +22,12 @@ from ggp.errors import Location, Problem
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.ranges import Ranges, hull
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.declarations import declared_env
 from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
     storage_family,
 )
-from translators.recycle.ir.lower import declared_env
 from translators.recycle.ir.nodes import Alias, Binding, Env, Fixed, Sym, deref
 from translators.recycle.ir.repeats import Site
 from translators.recycle.ir.spans import Span, first_span

@@ -21,12 +21,14 @@ from typing import Any, TypeVar
 from ggp.gdl.terms import Variable
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.counted import counted_change
+from translators.recycle.ir.declarations import declared_env
 from translators.recycle.ir.elements import (
     expression_kind,
     partition_parts,
     static_elements,
     static_literal,
 )
+from translators.recycle.ir.forks import groups_any, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
     forward,
@@ -47,7 +49,7 @@ from translators.recycle.ir.nodes import (
     deref,
 )
 from translators.recycle.symbols.model import GameModel
-from translators.recycle.symbols.vocabulary import name, num
+from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     CardAt,
@@ -63,7 +65,6 @@ from translators.recycle.syntax.nodes import (
     FaroShuffle,
     Filter,
     Forget,
-    Game,
     IntLit,
     IntUpdate,
     Let,
@@ -117,6 +118,8 @@ class Lowerer:
         #: The binding of each choice fork's variable, and the environment it is bound in.
         self.fork_nodes: dict[int, Sym | Alias] = {}
         self.fork_keys: dict[int, tuple[str, Sym]] = {}
+        #: Card forks made for groups chosen within them (``ir/forks.py``), kept alive by id.
+        self.lifted: dict[int, ActionAgg] = {}
 
     # -- program and flow ----------------------------------------------------------------------
 
@@ -446,7 +449,7 @@ class Lowerer:
         choice = ir.ChoiceNode(cid, node, env, [])
         self.choices[cid] = choice
         for whole in node.items:
-            for item, option_env, legal in self.group_options(whole, env):
+            for item, option_env, legal in self.group_options(whole, env, cid):
                 forks: list[Sym] = []
                 self.find_forks(item, option_env, forks, cid)
                 self.leading(item, option_env, legal)
@@ -459,11 +462,12 @@ class Lowerer:
                 choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own))
         return choice
 
-    def group_options(self, item: Any, env: Env) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
+    def group_options(self, item: Any, env: Env, cid: str) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
         """The options an item of a choice makes, with conditions to be legal: itself; or, for
         ``(any GROUPS 'G BODY)`` over ``subsets``, ``runs`` or ``tuples`` (under conditions),
         BODY once per group (:func:`.groups.group_members`), legal under the conditions and the
-        group's."""
+        group's; the same for groups chosen within a part of a partition, or within a card
+        (``ir/forks.py``: one option per group, forking over the cards)."""
         conditions: list[tuple[Node, Env]] = []
         inner = item
         while isinstance(inner, Conditional):
@@ -474,10 +478,29 @@ class Lowerer:
             groups = group_members(self.model, coll, coll_env, self.room)
             if groups is not None:
                 return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
-            if isinstance(coll, Partition) and _groups_inside(inner.body):  # ``(any (partition SUIT H) 'S (any (runs 3 'S ..) 'R ..))``
+            if isinstance(coll, Partition) and groups_any(inner.body):  # ``(any (partition SUIT H) 'S (any (runs 3 'S ..) 'R ..))``
                 return [(body, part_env, conditions + conds) for group in self.partition_groups(inner, coll, coll_env)
-                        for body, part_env, conds in self.group_options(inner.body, env.bind(inner.var.name, group))]
+                        for body, part_env, conds in self.group_options(inner.body, env.bind(inner.var.name, group), cid)]
+            lifted = lift_groups(inner) if expression_kind(coll, coll_env) == "cards" else None
+            if lifted is not None:
+                return self.lifted_options(*lifted, env, conditions, cid)
         return [(item, env, [])]
+
+    def lifted_options(self, fork: ActionAgg, chosen: ActionAgg, env: Env, conditions: list[tuple[Node, Env]],
+                       cid: str) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
+        """One option per group ``chosen`` among, each the card ``fork`` with a variable of its own
+        (an option's picks are kept for its later steps by their variable)."""
+        out: list[tuple[Any, Env, list[tuple[Node, Env]]]] = []
+        while True:
+            own = replace(fork)
+            sym = self.new_sym("card", "card", Domain(own.collection, env, cid))
+            chosen_coll, chosen_env = deref(chosen.collection, env.bind(own.var.name, sym))
+            members = group_members(self.model, chosen_coll, chosen_env, self.room) or []
+            if len(out) == len(members):
+                return out
+            self.fork_nodes[id(own)], self.lifted[id(own)] = sym, own
+            group, conds = members[len(out)]
+            out.append((own, env.bind(chosen.var.name, group), conditions + conds))
 
     def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
         """Every ``any`` inside an option (through ``do``, conditions, ``let``) becomes a fork."""
@@ -488,6 +511,11 @@ class Lowerer:
             self.find_forks(node.body, env, forks, cid)
         elif isinstance(node, Let):
             self.find_forks(node.body, env.bind(node.var.name, Alias(node.value, env)), forks, cid)
+        elif isinstance(node, ActionAgg) and node.quantifier == "any" and id(node) in self.lifted:
+            sym = self.fork_nodes[id(node)]
+            assert isinstance(sym, Sym)
+            forks.append(sym)
+            self.find_forks(node.body, env.bind(node.var.name, sym), forks, cid)
         elif isinstance(node, ActionAgg) and node.quantifier == "any":
             real, real_env = deref(node.collection, env)
             if isinstance(real, Partition):
@@ -539,13 +567,6 @@ class Lowerer:
             self.leading(node.body, inner, legal)
 
 
-def _groups_inside(item: Any) -> bool:
-    """Whether an option's item (under conditions) is an ``any`` over groups (of a partition's part)."""
-    while isinstance(item, Conditional):
-        item = item.body
-    return isinstance(item, ActionAgg) and item.quantifier == "any" and isinstance(item.collection, (Runs, Tuples, Subsets))
-
-
 def _is_flow(node: Any) -> bool:
     """Whether a stage item starts its own control step (a stage or a choice)."""
     return isinstance(node, (Stage, Choice)) or (isinstance(node, Let) and isinstance(_innermost(node), Choice))
@@ -555,22 +576,6 @@ def _innermost(node: Any) -> Any:
     while isinstance(node, Let):
         node = node.body
     return node
-
-
-def declared_env(game: Game) -> Env:
-    """The environment of the whole game: its declarations (a literal fixed, else an alias)."""
-    env = Env()
-    for declaration in game.declarations:
-        value = declaration.value
-        binding: ir.Binding
-        if isinstance(value, IntLit):
-            binding = Fixed(num(value.value), "int")
-        elif isinstance(value, Name):
-            binding = Fixed(name(value.text), "str")
-        else:
-            binding = Alias(value, env)
-        env = env.bind(declaration.var.name, binding)
-    return env
 
 
 def lower(model: GameModel, rooms: Mapping[tuple[int, int], Room] | None = None) -> ir.Program:
