@@ -6,9 +6,15 @@ from __future__ import annotations
 from ggp.gdl.kif import read_kif
 from ggp.gdl.rules import Rule
 from tests.conftest import RULESHEETS
-from translators.recycle import parse_recycle, parse_recycle_file
+from translators.recycle import (
+    parse_fragment,
+    parse_recycle,
+    parse_recycle_file,
+    print_recycle,
+)
 from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.moves import move_names
+from translators.recycle.ir.forks import lift_groups
 from translators.recycle.rulebook.frame import frame_by_step
 from translators.recycle.rulebook.guards import pc_guards
 from translators.recycle.rulebook.inline import inline
@@ -227,3 +233,14 @@ def test_a_fold_that_would_recurse_through_not_keeps_its_numbers() -> None:
     rules = kif_rules("(<= x part_1 part_2) (<= part_1 (true (a))) (<= part_2 (not foo)) (<= foo part_1)"
                       " (<= terminal x)")
     assert out(fold_by_owner([("", rules)])) == [str(r) for r in rules]
+
+
+def test_groups_chosen_within_a_card_are_lifted_out_of_its_any() -> None:
+    item = ("(any (game iloc HAND) 'C ((> (size 'C) 0) (any (filter (subsets (game vloc TABLE)) 'S (== (size 'S) 1)) 'S"
+            " (move 'C (top (game vloc WON))))))")
+    lifted = lift_groups(parse_fragment(item, "item"))
+    assert lifted is not None
+    fork, chosen = lifted
+    assert print_recycle(fork) == "(any (game iloc HAND) 'C ((> (size 'C) 0) (move 'C (top (game vloc WON)))))"
+    assert print_recycle(chosen.collection) == "(filter (subsets (game vloc TABLE)) 'S (== (size 'S) 1))"
+    assert lift_groups(parse_fragment("(any (game iloc HAND) 'C (move 'C (top (game vloc WON))))", "item")) is None
