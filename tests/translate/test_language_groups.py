@@ -24,7 +24,7 @@ from tests.translate.language import (
 from tests.translate.support import undefined_reads
 from translators.recycle import parse_recycle
 from translators.recycle.analysis.ranges import runs_bound
-from translators.recycle.playstats import play
+from translators.recycle.playstats import ending_of, play
 from translators.recycle.translate import compile_game
 
 
@@ -316,6 +316,53 @@ def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -
                 seen.append(len(hand))
             state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
     assert max(seen) > 10
+    assert playouts(text, 4)
+
+
+def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more() -> None:
+    """``runs all`` over one slot per value: the engine's walk keeps, for ``all``, every run it
+    extends and starts one at each card, so its runs are every stretch of N or more consecutive
+    values held (checked against the walk written again, on every hand the random play ends
+    with; and the engine's figures)."""
+    ranks = "ABCDEFGHI"
+    points = "(set (game points VALUE) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate(ranks, 1)) + "))"
+    deck = f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))"
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+            " (move (top (game iloc STOCK)) (top (game vloc DISCARD))))))"
+            " (do ((all (runs all 2 ((current player) iloc HAND) using (game points VALUE)) 'R"
+            " (inc ((current player) sto SCORE) (+ 100 (size 'R))))))")
+    text = game(f"(do ({points} (shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck)
+    translation = compile_game(parse_recycle(text, "all.rcy"))
+    assert translation.warnings == []
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(2)
+    value = {r.lower(): i for i, r in enumerate(ranks, 1)}
+
+    def walk(held: list[int]) -> int:  # GameIterator.ProcessMemset's run walk, mode all, N = 2
+        current: list[list[int]] = []
+        made: list[list[int]] = []
+        for j, v in enumerate(sorted(held)):
+            if j and v == current[-1][-1] + 1:
+                made += [run for run in current if len(run) >= 2]
+                current = [run + [v] for run in current]
+            else:
+                made += [run for run in current if len(run) >= 2]
+                current = []
+            current.append([v])
+        return sum(100 + len(run) for run in made + [run for run in current if len(run) >= 2])
+
+    totals = set()
+    for _ in range(12):
+        state = machine.initial_state()
+        while not machine.is_terminal(state):
+            moves = [machine.legal_moves(state, role) for role in machine.roles]
+            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
+        hand = [value[str(f.args[0]).split("_")[0]] for f in state.fluents
+                if isinstance(f, Function) and f.name == "at" and str(f.args[1]) == "(loc player0 iloc hand)"]
+        assert ending_of(translation.description, state) == ("end", {"player0": walk(hand)}), sorted(hand)
+        totals.add(walk(hand))
+    assert len(totals) > 2
     assert playouts(text, 4)
 
 
