@@ -4,10 +4,9 @@
 runs as C compiled for the game) where a C compiler is present, else the fast reasoner (the
 same network as generated Python), or the clingo-per-state oracle for games too large to
 ground whole; ``"compiled"``, ``"fast"`` and ``"oracle"`` ask for one of them. Given a time
-``budget`` (a player's start clock), ``auto`` builds a game not built before in the
-background and answers with the best machine built in time: the compiled one, the fast one (a
-large card game's C takes minutes to compile), or the clingo oracle (a game not even ground);
-the next match of the game finds it built. Ground machines
+``budget`` (a player's start clock), ``auto`` compiles a game not compiled before in the
+background and answers with the fast reasoner when the compiler is not done in time (a large
+card game's C takes minutes to compile); the next match of the game finds it compiled. Ground machines
 come from the disk cache when another process built them before (:mod:`ggp.reasoner.cache`);
 :func:`warm` builds and stores everything a game's machine compiles lazily, so that the
 processes started next find it all.
@@ -42,8 +41,8 @@ _NOT_COMPILED: dict[str, str] = {}
 _SHARED: OrderedDict[tuple[str, str], GroundMachine] = OrderedDict()
 _SHARED_KEPT = 4
 _BUILDING: dict[tuple[str, str], threading.Lock] = {}
-#: Machines being built in the background, by kind and game digest.
-_PENDING: dict[tuple[str, str], Future[StateMachine]] = {}
+#: Compilations running in the background, by game digest.
+_PENDING: dict[str, Future[StateMachine]] = {}
 _GUARD = threading.Lock()
 _WARNED: set[str] = set()
 
@@ -74,9 +73,9 @@ def make_machine(description: GameDescription, reasoner: str = "auto", budget: f
     when there is no C compiler); ``"fast"``: the ground network as generated Python;
     ``"oracle"``: clingo per state; ``"auto"`` (default): the compiled one when a C compiler is
     present (else, with one warning per process, the fast one), and the oracle for a game that
-    grounds to more rules than the budget. With ``budget`` (seconds), ``auto`` waits for the
-    builds no longer than that (from the call): the fast machine if the compiler is not done,
-    the oracle if the grounding is not; they go on in the background (:func:`built_later`).
+    grounds to more rules than the budget. With ``budget`` (seconds), ``auto`` waits for a
+    compilation no longer than that (from the call) and answers with the fast machine if it is
+    not done, the compilation going on in the background (:func:`compiled_later`).
     """
     from ggp.reasoner.domains import GroundingTooLarge
 
@@ -96,13 +95,9 @@ def make_machine(description: GameDescription, reasoner: str = "auto", budget: f
         if digest not in _TOO_LARGE:
             try:
                 problem = compiled_unavailable()
-                if problem is not None:
-                    _warn_once("compiler", f"the compiled reasoner is unavailable: {problem}; "
-                                           "using the fast reasoner (pure Python)")
-                compiles = problem is None and digest not in _NOT_COMPILED
-                if budget is not None and not (compiles and _compiled_ready(digest)):
-                    return _within(description, digest, time.monotonic() + budget, compiles)
-                if compiles:
+                if problem is None and digest not in _NOT_COMPILED:
+                    if budget is not None and not _compiled_ready(digest):
+                        return _within(description, digest, time.monotonic() + budget)
                     try:
                         return _shared(description, "compiled", digest)
                     except GroundingTooLarge:
@@ -110,6 +105,9 @@ def make_machine(description: GameDescription, reasoner: str = "auto", budget: f
                     except ReasonerError as exc:
                         _NOT_COMPILED[digest] = str(exc)
                         log.warning("%s: %s; using the fast reasoner", description.source or "game", exc)
+                elif problem is not None:
+                    _warn_once("compiler", f"the compiled reasoner is unavailable: {problem}; "
+                                           "using the fast reasoner (pure Python)")
                 return _shared(description, "fast", digest)
             except GroundingTooLarge:
                 pass  # _shared remembered the verdict
@@ -131,23 +129,11 @@ def _compiled_ready(digest: str) -> bool:
     return code_cached(digest)
 
 
-def _within(description: GameDescription, digest: str, deadline: float, compiles: bool) -> StateMachine:
-    """The best machine built by ``deadline`` (monotonic seconds): the compiled one, else the
-    fast one, else (a game not even ground by then) the clingo oracle; what is not built in
-    time goes on being built in the background, the fast machine first, then the compiled one."""
-    ground = built_later(description, "fast")
-    try:
-        fast = ground.result(timeout=max(deadline - time.monotonic(), 0.0))
-    except FutureTimeout:
-        if compiles:
-            ground.add_done_callback(lambda done: None if done.exception() else built_later(description, "compiled"))
-        log.info("%s: not ground in time; the clingo oracle plays, the grounding goes on", description.source or "game")
-        from ggp.reasoner.oracle import OracleMachine
-
-        return OracleMachine(description)
-    if not compiles:
-        return fast
-    pending = built_later(description, "compiled")
+def _within(description: GameDescription, digest: str, deadline: float) -> StateMachine:
+    """The compiled machine if it is built by ``deadline`` (monotonic seconds), else the fast
+    one, the compilation going on in the background."""
+    fast = _shared(description, "fast", digest)  # the ground network, which the compiled machine reuses
+    pending = compiled_later(description)
     try:
         return pending.result(timeout=max(deadline - time.monotonic(), 0.0))
     except FutureTimeout:
@@ -160,28 +146,27 @@ def _within(description: GameDescription, digest: str, deadline: float, compiles
     return fast
 
 
-def built_later(description: GameDescription, kind: str = "compiled") -> Future[StateMachine]:
-    """The ground machine of ``kind`` (``fast`` or ``compiled``) for ``description``, built in a
-    background thread (one build per game and kind in the process; kept in the disk cache and
-    for the process's next matches)."""
+def compiled_later(description: GameDescription) -> Future[StateMachine]:
+    """The compiled machine of ``description``, built in a background thread (one build per
+    game in the process; kept in the disk cache and for the process's next matches)."""
     digest = description.digest()
     with _GUARD:
-        known = _PENDING.get((kind, digest))
+        known = _PENDING.get(digest)
         if known is not None:
             return known
         pending: Future[StateMachine] = Future()
-        _PENDING[(kind, digest)] = pending
+        _PENDING[digest] = pending
 
     def build() -> None:
         try:
-            pending.set_result(_shared(description, kind, digest))
+            pending.set_result(_shared(description, "compiled", digest))
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for it
             pending.set_exception(exc)
         finally:
             with _GUARD:
-                _PENDING.pop((kind, digest), None)
+                _PENDING.pop(digest, None)
 
-    threading.Thread(target=build, name=f"{kind}-{digest[:8]}", daemon=True).start()
+    threading.Thread(target=build, name=f"compile-{digest[:8]}", daemon=True).start()
     return pending
 
 
@@ -236,5 +221,5 @@ def warm(description: GameDescription, reasoner: str = "auto") -> StateMachine:
     return machine
 
 
-__all__ = ["REASONERS", "FluentState", "JointMove", "State", "StateMachine", "built_later", "compiled_unavailable",
+__all__ = ["REASONERS", "FluentState", "JointMove", "State", "StateMachine", "compiled_later", "compiled_unavailable",
            "make_machine", "warm"]

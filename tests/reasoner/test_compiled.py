@@ -10,7 +10,6 @@ import json
 import logging
 import random
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,7 +25,6 @@ from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.validate import prepare
 from ggp.reasoner import compiled as compiled_module
-from ggp.reasoner import grounding
 from ggp.reasoner import make_machine, native
 from ggp.reasoner.compiled import BitState, CompiledMachine, draws_directly
 from ggp.reasoner.fast import FastMachine
@@ -276,37 +274,12 @@ def test_auto_with_a_budget_plays_fast_while_the_game_compiles(monkeypatch: pyte
     first = make_machine(description, budget=0.2)
     assert isinstance(first, FastMachine) and not isinstance(first, CompiledMachine)
     gate.set()
-    later = reasoners.built_later(description).result(timeout=120)
+    later = reasoners.compiled_later(description).result(timeout=120)
     assert isinstance(later, CompiledMachine)
     assert make_machine(description, budget=0.0) is later
     played = [random_playout(m, random.Random(seed)) for seed in range(5) for m in (first, later)]
     assert [(p.final.fluents, p.length, p.goals) for p in played[::2]] == \
         [(p.final.fluents, p.length, p.goals) for p in played[1::2]]
-
-
-def test_auto_with_a_budget_plays_the_oracle_while_the_game_grounds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    # a game not even ground within the start clock is played by the clingo oracle; the fast
-    # machine, then the compiled one, are built in the background for the next match
-    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
-    monkeypatch.setattr(reasoners, "_PENDING", {})
-    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path))
-    gate = threading.Event()
-    ground = grounding.ground
-
-    def held(*args: object, **kwargs: object) -> object:
-        assert gate.wait(60)
-        return ground(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(grounding, "ground", held)
-    description = _game("gdl2/montyhall.gdl")
-    first = make_machine(description, budget=0.2)
-    assert isinstance(first, OracleMachine)
-    gate.set()
-    assert isinstance(reasoners.built_later(description, "fast").result(timeout=120), FastMachine)
-    deadline = time.monotonic() + 120
-    while not reasoners._compiled_ready(description.digest()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert isinstance(make_machine(description, budget=0.0), CompiledMachine)
 
 
 def test_auto_with_a_budget_waits_for_a_compiler_done_in_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
