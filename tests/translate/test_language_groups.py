@@ -11,6 +11,7 @@ import random
 
 from ggp.gdl.terms import Function
 from ggp.reasoner import make_machine
+from ggp.reasoner.machine import State
 from tests.translate.language import (
     DEAL3,
     DRAW,
@@ -210,23 +211,31 @@ def test_whether_a_hand_holds_a_run_of_any_size() -> None:
     assert scores(game(f"{DEAL3} {count}"), 40) == {(0, 0), (1, 1)}
 
 
-def engine_run_list(values: list[int], length: int) -> list[list[int]]:
-    """The runs ``(runs largest LENGTH ...)`` makes of cards with these points (card indexes):
-    the engine's walk (``GameIterator.ProcessMemset``) written again, card by card."""
+def engine_run_list(values: list[int], length: int, mode: str = "largest") -> list[list[int]]:
+    """The runs ``(runs largest|all LENGTH ...)`` makes of cards with these points (card
+    indexes): the engine's walk (``GameIterator.ProcessMemset``) written again, card by card,
+    its runs kept by reference as the engine keeps them (for ``all``, a run kept and then
+    extended is kept extended)."""
     order = sorted(range(len(values)), key=values.__getitem__)
     current: list[list[int]] = [[]]
     made: list[list[int]] = []
     for j, card in enumerate(order):
         if j == 0:
             current[-1].append(card)
-        elif values[card] == values[order[j - 1]]:  # branch every run that ended on the one before
-            current += [run[:-1] + [card] for run in current if run[-1] == order[j - 1]]
-        elif values[card] == values[order[j - 1]] + 1:
+            continue
+        before = order[j - 1]
+        if values[card] == values[before]:  # branch every run that ended on the one before
+            current += [run[:-1] + [card] for run in current if run[-1] == before]
+        elif values[card] == values[before] + 1:
+            if mode == "all":
+                made += [run for run in current if len(run) >= length]
             for run in current:
                 run.append(card)
         else:
             made += [run for run in current if len(run) >= length]
-            current = [[card]]
+            current = [[card]] if mode == "largest" else []
+        if mode == "all":
+            current.append([card])
     return made + [run for run in current if len(run) >= length]
 
 
@@ -282,6 +291,19 @@ def test_the_top_card_of_a_run_scores_the_most_and_its_bottom_the_least() -> Non
     assert found <= dealt_scores(score) and any(64 in pair for pair in found)
 
 
+def one_suit(ranks: str) -> tuple[str, str]:
+    """A deck of one suit whose ranks (letters) score 1, 2, ... in order, and the ``set`` of
+    that point map, ``VALUE``."""
+    points = "(set (game points VALUE) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate(ranks, 1)) + "))"
+    return f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))", points
+
+
+def ranks_at(state: State, place: str, ranks: list[str]) -> list[int]:
+    """The points (place in ``ranks``, from 1) of the cards a state has at a location."""
+    return [ranks.index(str(f.args[0]).split("_")[0]) + 1 for f in state.fluents
+            if isinstance(f, Function) and f.name == "at" and str(f.args[1]) == place]
+
+
 def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -> None:
     """A hand drawn to every turn from one suit of fourteen ranks can hold them all; its cards
     score apart, so its runs are made over one slot per value: no warning, no ``(failed
@@ -289,8 +311,7 @@ def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -
     a pass (five slots and a warning before, and every game failed at its sixth card; a deck of
     two suits, whose cards score alike, keeps the warning)."""
     ranks = "ABCDEFGHIJKLMN"
-    points = "(set (game points VALUE) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate(ranks, 1)) + "))"
-    deck = f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))"
+    deck, points = one_suit(ranks)
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
             " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
             " (choice ((any (runs largest 3 ((current player) iloc HAND) using (game points VALUE)) 'R"
@@ -303,14 +324,12 @@ def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -
     assert any("(failed slots)" in str(w) for w in two_suits.warnings)
     machine = make_machine(translation.description, "fast")
     rng = random.Random(3)
-    value = {r.lower(): i for i, r in enumerate(ranks, 1)}
     seen = []
     for _ in range(6):
         state = machine.initial_state()
         while not machine.is_terminal(state):
             moves = [machine.legal_moves(state, role) for role in machine.roles]
-            hand = [value[str(f.args[0]).split("_")[0]] for f in state.fluents
-                    if isinstance(f, Function) and f.name == "at" and str(f.args[1]) == "(loc player0 iloc hand)"]
+            hand = ranks_at(state, "(loc player0 iloc hand)", list(ranks.lower()))
             if len(moves[0]) > 1 or str(moves[0][0]) != "noop":
                 assert len(moves[0]) == engine_runs(hand, 3) + 1, sorted(hand)
                 seen.append(len(hand))
@@ -320,13 +339,14 @@ def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -
 
 
 def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more() -> None:
-    """``runs all`` over one slot per value: the engine's walk keeps, for ``all``, every run it
-    extends and starts one at each card, so its runs are every stretch of N or more consecutive
-    values held (checked against the walk written again, on every hand the random play ends
-    with; and the engine's figures)."""
+    """``runs all`` over one slot per value: the engine's walk starts a run at every card and
+    keeps a run each time it extends one of N or more and at the end, the run itself, extended
+    afterwards: four consecutive values make three copies of the run of four, two of the run
+    from the second and one of the last two (checked against the walk written again, on every
+    hand the random play ends with; and the engine's figures). Every stretch of N or more once
+    before: 616 where the engine scores 620."""
     ranks = "ABCDEFGHI"
-    points = "(set (game points VALUE) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate(ranks, 1)) + "))"
-    deck = f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))"
+    deck, points = one_suit(ranks)
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
             " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
             " (move (top (game iloc STOCK)) (top (game vloc DISCARD))))))"
@@ -337,20 +357,7 @@ def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more()
     assert translation.warnings == []
     machine = make_machine(translation.description, "fast")
     rng = random.Random(2)
-    value = {r.lower(): i for i, r in enumerate(ranks, 1)}
-
-    def walk(held: list[int]) -> int:  # GameIterator.ProcessMemset's run walk, mode all, N = 2
-        current: list[list[int]] = []
-        made: list[list[int]] = []
-        for j, v in enumerate(sorted(held)):
-            if j and v == current[-1][-1] + 1:
-                made += [run for run in current if len(run) >= 2]
-                current = [run + [v] for run in current]
-            else:
-                made += [run for run in current if len(run) >= 2]
-                current = []
-            current.append([v])
-        return sum(100 + len(run) for run in made + [run for run in current if len(run) >= 2])
+    assert sum(100 + len(run) for run in engine_run_list([1, 2, 3, 4], 2, "all")) == 620  # the engine's score
 
     totals = set()
     for _ in range(12):
@@ -358,10 +365,10 @@ def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more()
         while not machine.is_terminal(state):
             moves = [machine.legal_moves(state, role) for role in machine.roles]
             state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
-        hand = [value[str(f.args[0]).split("_")[0]] for f in state.fluents
-                if isinstance(f, Function) and f.name == "at" and str(f.args[1]) == "(loc player0 iloc hand)"]
-        assert ending_of(translation.description, state) == ("end", {"player0": walk(hand)}), sorted(hand)
-        totals.add(walk(hand))
+        hand = ranks_at(state, "(loc player0 iloc hand)", list(ranks.lower()))
+        score = sum(100 + len(run) for run in engine_run_list(hand, 2, "all"))
+        assert ending_of(translation.description, state) == ("end", {"player0": score}), sorted(hand)
+        totals.add(score)
     assert len(totals) > 2
     assert playouts(text, 4)
 

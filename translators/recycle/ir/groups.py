@@ -112,9 +112,12 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
 
 
 def _valued_runs(coll: Runs, env: Env, room: Room) -> list[Group]:
-    """The runs of N or more over valued slots: each stretch of slots, all filled; for
-    ``largest``, the slots just outside it empty (the engine's sorted walk closes a run at a
-    gap, and ``all`` keeps every stretch of N or more within one)."""
+    """The runs of N or more over valued slots. ``largest``: each stretch of slots all filled,
+    the slots just outside it empty (the engine's sorted walk closes a run at a gap). ``all``:
+    the engine's walk starts a run at every card, keeps a run each time it extends one of N or
+    more and at its stretch's end, and keeps the run itself, not a copy, so every copy kept is
+    the run as it ends: from each filled slot S to the end E of its stretch, E - S + 2 - N
+    times."""
     at: dict[str, Any] = {"line": coll.line, "column": coll.column}
     least = max(static_literal(coll.length, env) or 1, 1)
     out: list[Group] = []
@@ -122,10 +125,12 @@ def _valued_runs(coll: Runs, env: Env, room: Room) -> list[Group]:
         for last in range(first + least - 1, room.size + 1):
             slots = tuple(range(first, last + 1))
             checks = [ir.SlotCheck("exist", coll.cards, slots, coll.points, room=room.size, low=room.low, **at)]
-            outside = tuple(j for j in (first - 1, last + 1) if 1 <= j <= room.size)
-            if coll.mode == "largest" and outside:
+            ends = (first - 1, last + 1) if coll.mode == "largest" else (last + 1,)
+            outside = tuple(j for j in ends if 1 <= j <= room.size)
+            if outside:
                 checks.append(ir.SlotCheck("vacant", coll.cards, outside, coll.points, room=room.size, low=room.low, **at))
-            out.append((ir.SlotSet(coll.cards, slots, room.size, coll.points, room.low, **at), checks))
+            copies = 1 if coll.mode == "largest" else last - first + 2 - least
+            out += [(ir.SlotSet(coll.cards, slots, room.size, coll.points, room.low, **at), checks)] * copies
     return out
 
 
