@@ -23,15 +23,17 @@ def advance(particles: Sequence[Particle], model: StepModel, rng: random.Random,
     """The particles that the step of ``model`` carries on (weights multiplied, not normalised)
     and those it kills (as they were before the step).
 
-    Particles are taken in random order; when ``deadline`` passes, the rest are dropped (a
-    random subset survives, so the estimate stays unbiased).
+    Particles are taken in random order; when ``deadline`` has passed and one has survived, the
+    rest are dropped (a random subset survives, so the estimate stays unbiased). Until one
+    survives the deadline does not count: losing track of the game costs far more than a late
+    answer (the belief would hold only states that contradict what the role saw).
     """
     order = list(range(len(particles)))
     rng.shuffle(order)
     alive: list[Particle] = []
     dead: list[Particle] = []
     for n, i in enumerate(order):
-        if deadline is not None and n and deadline.expired:
+        if deadline is not None and alive and deadline.expired:
             break
         particle = particles[i]
         found = model.draw(particle.state, rng)

@@ -14,11 +14,13 @@ from ggp.belief import (
     MoveModel,
     MoveModelError,
     Observation,
+    Particle,
     Particles,
     ProposalSettings,
     StepModel,
     advance,
 )
+from ggp.deadline import Deadline
 from ggp.errors import GGPError
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
@@ -95,6 +97,25 @@ def test_a_step_weights_particles_by_the_prior_mass_of_their_explanations() -> N
     assert len(car1) == 100 and {p.weight for p in car1} == {0.5}
     assert {p.weight for p in alive if p not in car1} == {1.0}
     assert Particles(alive).probability(parse("(car 1)")) == pytest.approx(1 / 3)
+
+
+def test_a_passed_deadline_still_waits_for_a_survivor() -> None:
+    """With the deadline passed, the step stops only once a particle has explained it: here
+    nine particles the host's door contradicts and one it does not, in any order (stopping at
+    the deadline alone kept none, and the belief lost track of the game under a tight clock)."""
+    game = corpus_game("montyhall.gdl")
+    machine = make_machine(game)
+    chose = Observation(parse("(choose 1)"), frozenset({parse("(does candidate (choose 1))")}))
+    exact = belief_of(game, CANDIDATE, [chose]).information_set()
+    assert exact is not None
+    states = {door: next(p.state for p in exact.particles(30, random.Random(2))
+                         if parse(f"(car {door})") in p.state.fluents) for door in (2, 3)}
+    opened = Observation(parse("noop"), frozenset({parse("(does candidate noop)"), parse("(open_door 3)")}))
+    particles = [Particle(states[3], 1.0)] * 9 + [Particle(states[2], 1.0)]
+    for seed in range(10):
+        alive, dead = advance(particles, StepModel(machine, CANDIDATE, opened), random.Random(seed), Deadline(0.0))
+        assert len(alive) == 1 and parse("(car 2)") in alive[0].state.fluents
+        assert all(p.state == states[3] for p in dead)
 
 
 def test_monty_hall_queries() -> None:
