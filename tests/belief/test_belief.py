@@ -22,10 +22,10 @@ from ggp.belief import (
 )
 from ggp.deadline import Deadline
 from ggp.errors import GGPError
+from ggp.gdl.load import read_game_file
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.terms import Constant, Term
 from ggp.reasoner import make_machine
-from ggp.gdl.load import read_game_file
 from tests.belief.support import brute_force, corpus_game, game_text, parse, rulesheet
 from tests.conftest import shared_path
 
