@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from ggp.reasoner import make_machine
 from tests.translate.language import (
     DECK,
@@ -164,6 +166,33 @@ def test_cards_put_under_the_bottom_of_a_pile_and_taken_from_it() -> None:
             " (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND)))))")
     score = "(scoring max (sum ((current player) iloc HAND) using (game points VALUE)))"
     assert scores(game(f"{body} {DRAW}", scoring=score)) == {(8, 4)}
+
+
+#: Each card its own value (POWERS); the deck bottom to top 1R 1B 2R 2B 3R 3B, drawn from its
+#: top by turns, so the sums tell the whole order of the stock.
+UNDER_CASES = {
+    # 3B 3R onto a pile, then from its top under the stock: 3B 3R 1R 1B 2R 2B (kept in order)
+    "top first, kept": ("(repeat 2 (move (top (game iloc STOCK)) (top (game vloc PILE))))"
+                        " (repeat all (move (top (game vloc PILE)) (bottom (game iloc STOCK))))", (8 + 2 + 16, 4 + 1 + 32)),
+    # from its bottom: 3R 3B 1R 1B 2R 2B (reversed)
+    "bottom first, reversed": ("(repeat 2 (move (top (game iloc STOCK)) (top (game vloc PILE))))"
+                               " (repeat all (move (bottom (game vloc PILE)) (bottom (game iloc STOCK))))",
+                               (8 + 2 + 32, 4 + 1 + 16)),
+    # the whole stock onto a pile card by card (1R on top), then under the empty stock: 1R on top
+    "onto an empty pile": ("(repeat 6 (move (top (game iloc STOCK)) (top (game vloc PILE))))"
+                           " (repeat all (move (top (game vloc PILE)) (bottom (game iloc STOCK))))", (1 + 4 + 16, 2 + 8 + 32)),
+}
+
+
+@pytest.mark.parametrize("case", list(UNDER_CASES))
+def test_every_card_of_a_pile_put_under_the_bottom_of_another(case: str) -> None:
+    """``repeat all`` under a pile's bottom moves the cards one at a time, as the engine does:
+    taken from the top they lie beneath in the order they had, from the bottom reversed, and a
+    pile whose top is read after them deals them in that order (a located refusal before:
+    "cards are moved onto the top of a location")."""
+    moves, expected = UNDER_CASES[case]
+    body = f"(do ({POWERS} {moves}))"
+    assert scores(game(f"{body} {DRAW}", scoring=SUMS), games=2) == {expected}
 
 
 def test_a_card_put_at_a_numbered_place_of_a_pile_whose_order_is_not_read() -> None:

@@ -299,7 +299,8 @@ class _Explorer:
 
     def bulk_move(self, effect: ir.BulkMove, state: State) -> set[tuple[Pile, ...]]:
         """Every card of a collection moved: the sources lose cards (their top among them),
-        the targets' order is lost unless a heap lands on an empty pile or one card is brought."""
+        the targets' order is lost unless a heap lands on an empty pile or one card is brought
+        (put under the bottom of a pile that has cards, its top stays)."""
         piles, _ = state
         env = effect.env
         whole, whole_env = deref(effect.source, env)
@@ -312,9 +313,10 @@ class _Explorer:
         except TranslationError:
             heap_source = False
         moved_max = piles[sources[0]][0] if exact else MANY
-        # the bottom-to-top kind keeps the source's known top as the target's
+        # the bottom-to-top kind keeps the source's known top as the target's (put under the
+        # bottom of an empty pile, the top-to-bottom kind does)
         keeps = [piles[sources[0]][1]] if exact else [False, True]
-        keeps = keeps if effect.end == "bottom" else [False]
+        keeps = keeps if (effect.end == "bottom") != (effect.at == "bottom") else [False]
         out = {piles}
         for source in sources:
             count, known, lost = piles[source]
@@ -327,6 +329,9 @@ class _Explorer:
                 for extra in ([moved_max] if exact else range(0, moved_max + 1)):
                     if extra == 0:
                         nxt.add(p)
+                        continue
+                    if effect.at == "bottom" and count > 0:  # under the bottom: the top stays
+                        nxt.add(_set(p, target, (min(count + extra, MANY), known, True)))
                         continue
                     if exact and extra == 1:  # one card brought: a push (emit/cardstate.py)
                         nxt.add(_set(p, target, (min(count + 1, MANY), True, known or (lost and count > 0))))

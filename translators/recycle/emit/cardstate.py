@@ -11,7 +11,8 @@ top is a random choice (``(heaptop LOC)``). So:
 - taking the known top leaves a heap (if the rest was a heap) or a lost order;
 - a shuffle makes a heap; moving a whole heap onto an empty location keeps it a heap; a bulk move
   that brings one card is a push; other bulk moves onto an ordered location lose its order (the
-  bottom-to-top kind keeps its top);
+  bottom-to-top kind keeps its top); a bulk move under its bottom leaves its top
+  (:func:`bulk_under_bottom`);
 - reading the top of a lost order ends the game with ``(failed order)`` (it never happens in the
   corpus: the order of piles is only read where it is known).
 
@@ -85,11 +86,12 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     used = sorted({m.relation for m in emitter.moves})
     singles = [r for r in used if r == "move"]
     unders = [r for r in used if r == "move_under"]
-    bulks = [r for r in used if r.startswith("move_all")]
+    bulks = [r for r in used if r in ("move_all", "move_all_keep")]
+    underbulks = [r for r in used if r.startswith("move_all_under")]
     ats = [r for r in used if r == "move_at"]
     copies = [r for r in used if r == "remember"]
     with book.group("cards move: a moved card is where it goes, the others stay"):
-        for rel in singles + unders + bulks + ats:
+        for rel in singles + unders + bulks + underbulks + ats:
             book.add(rule(f("moving", C), f(rel, I, C, F, T)))
             book.add(rule(nxt(f("at", C, T)), f(rel, I, C, F, T)))
         book.add(rule(nxt(f("at", C, L)), true(f("at", C, L)), Not(f("moving", C))))
@@ -114,8 +116,12 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             for rel in unders:
                 book.add(rule(f("bottomin", T, C), f(rel, I, C, F, T), f("ordered", T)))
                 book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+            if unders or underbulks:
                 book.add(rule(nxt(f("ontop", T, C)), f("bottomin", T, C), Not(f("nonempty", T))))
                 book.add(rule(nxt(f("lost", T)), f("bottomin", T, C), f("hasontop", T), Not(f("linked", T))))
+            if underbulks:
+                card_chain(book, model)
+                bulk_under_bottom(book, underbulks, bool(linked))
             for rel in bulks:
                 book.add(rule(f("bulkarrive", T, C), f(rel, I, C, F, T), f("ordered", T)))
                 book.add(rule(f("bulkin", T), f(rel, I, C, F, T), f("ordered", T), f("bulkmany", T)))
@@ -128,8 +134,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 # a bulk move that brings one card (a pile of one moved whole) is a push: the
                 # card is the known top; ``bulkmany`` walks the cards in a fixed order
                 D = Variable("d")
-                for before, after in pairwise(model.cards):
-                    book.add(rule(f("cardnext", card_constant(model, before.id), card_constant(model, after.id))))
+                card_chain(book, model)
                 book.add(rule(f("bulkabove", T, C), f("cardnext", C, D), f("bulkarrive", T, D)))
                 book.add(rule(f("bulkabove", T, C), f("cardnext", C, D), f("bulkabove", T, D)))
                 book.add(rule(f("bulkmany", T), f("bulkarrive", T, C), f("bulkabove", T, C)))
@@ -177,7 +182,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                               f("pheight", L, X, N), true(f("under", L, X, D))))
             book.add(rule(nxt(f("ontop", L, D)), f("linked", L), true(f("ontop", L, C)), f("leave", L, C),
                           true(f("under", L, C, D)), Not(f("leave", L, D)), Not(f("pushed", L))))
-            if unders:
+            if unders or underbulks:
                 book.add(rule(nxt(f("under", L, D, C)), f("bottomin", L, C), f("bottomcard", L, D)))
             if emitter.whole_bulks:
                 carry_links(book)
@@ -238,6 +243,54 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                 book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
         for rel in copies:
             book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+
+
+def card_chain(book: RuleBook, model: GameModel) -> None:
+    """``(cardnext C D)``: the cards in a fixed order, to tell one card moved in bulk from several."""
+    if ("cardnext",) in book.memo:
+        return
+    book.memo[("cardnext",)] = True
+    for before, after in pairwise(model.cards):
+        book.add(rule(f("cardnext", card_constant(model, before.id), card_constant(model, after.id))))
+
+
+def bulk_under_bottom(book: RuleBook, rels: list[str], linked: bool) -> None:
+    """Every card of a collection put under the bottom of an ordered pile, one at a time (the
+    engine's ``repeat all`` of single moves): one card is a move under the bottom
+    (``bottomin``); several leave the pile's top as it was, or, on an empty pile, give it the
+    moved pile's top (``keep``: taken from the top, they lie in the order they had) or its bottom
+    card (``reverse``: taken from the bottom). Where links are kept, the moved pile's links are
+    carried over (reversed or not) and the old bottom card lies on the first card moved; where
+    they are not (or the moved cards' order is not known), the order under the top is lost."""
+    C, D, F, T, I, K, X, Y = (Variable(n) for n in ("c", "d", "f", "t", "i", "k", "x", "y"))
+    for rel in rels:
+        book.add(rule(f("underarrive", T, C), f(rel, I, C, F, T), f("ordered", T)))
+        book.add(rule(f("underfrom", F, T), f(rel, I, C, F, T), f("ordered", T)))
+        book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+    book.add(rule(f("underabove", T, C), f("cardnext", C, D), f("underarrive", T, D)))
+    book.add(rule(f("underabove", T, C), f("cardnext", C, D), f("underabove", T, D)))
+    book.add(rule(f("undermany", T), f("underarrive", T, C), f("underabove", T, C)))
+    book.add(rule(f("bottomin", T, C), f("underarrive", T, C), Not(f("undermany", T))))
+    keep, rev = c("keep"), c("reverse")
+    onto_empty = [f("undermany", T), Not(f("nonempty", T))]
+    book.add(rule(f("undertop", T, X), f("underwhole", F, T, keep), *onto_empty, true(f("ontop", F, X))))
+    if linked:
+        book.add(rule(f("undertop", T, X), f("underwhole", F, T, rev), *onto_empty, f("bottomcard", F, X)))
+    book.add(rule(f("hasundertop", T), f("undertop", T, X)))
+    book.add(rule(nxt(f("ontop", T, X)), f("undertop", T, X)))
+    book.add(rule(nxt(f("lost", T)), f("underfrom", F, T), *onto_empty, Not(f("hasundertop", T)), Not(f("heaptop", F))))
+    book.add(rule(nxt(f("lost", T)), f("underfrom", F, T), *onto_empty, true(f("lost", F))))
+    book.add(rule(nxt(f("lost", T)), f("undermany", T), f("nonempty", T), Not(f("linked", T))))
+    if not linked:
+        return
+    book.add(rule(f("underlinked", F, T, K), f("underwhole", F, T, K), f("undermany", T), f("linked", F), f("linked", T),
+                  Not(f("heaptop", F)), Not(true(f("lost", F)))))
+    book.add(rule(f("underkept", T), f("underlinked", F, T, K)))
+    book.add(rule(nxt(f("lost", T)), f("undermany", T), f("linked", T), Not(f("underkept", T))))
+    book.add(rule(nxt(f("under", T, X, Y)), f("underlinked", F, T, keep), true(f("under", F, X, Y))))
+    book.add(rule(nxt(f("under", T, Y, X)), f("underlinked", F, T, rev), true(f("under", F, X, Y))))
+    book.add(rule(nxt(f("under", T, D, X)), f("underlinked", F, T, keep), f("bottomcard", T, D), true(f("ontop", F, X))))
+    book.add(rule(nxt(f("under", T, D, X)), f("underlinked", F, T, rev), f("bottomcard", T, D), f("bottomcard", F, X)))
 
 
 def carry_links(book: RuleBook) -> None:

@@ -50,10 +50,12 @@ from translators.recycle.syntax.nodes import (
 from translators.recycle.translation_error import TranslationError
 
 #: The relation of each kind of card move (and bulk moves that keep their order), all
-#: ``(REL I CARD FROM TO)``: a card moves onto the top of a location, every card of a location
-#: moves, a copy of a card is remembered.
+#: ``(REL I CARD FROM TO)``: a card moves onto the top of a location (under its bottom, to a
+#: numbered place), every card of a location moves onto its top (under its bottom: in the order
+#: they had, or reversed when taken from the bottom), a copy of a card is remembered.
 MOVE_RELATIONS = {("single", False): "move", ("bulk", False): "move_all", ("bulk", True): "move_all_keep",
-                  ("copy", False): "remember", ("under", False): "move_under", ("at", False): "move_at"}
+                  ("copy", False): "remember", ("under", False): "move_under", ("at", False): "move_at",
+                  ("bulkunder", False): "move_all_under", ("bulkunder", True): "move_all_under_rev"}
 
 
 @dataclass
@@ -61,7 +63,7 @@ class Moves:
     """A card-moving effect's relation and what it is."""
 
     relation: str
-    kind: str  # "single" | "bulk" | "copy"
+    kind: str  # "single", "under", "at", "bulk", "bulkunder" or "copy"
     effect: ir.Effect
     batch: Batch
     index: int
@@ -94,6 +96,7 @@ class EffectEmitter:
         self.forgets: list[str] = []
         self.forget_cards: list[str] = []
         self.whole_bulks = False
+        self.under_bulks = False
 
     # -- activation and scope -----------------------------------------------------------------
 
@@ -223,21 +226,28 @@ class EffectEmitter:
             card = comp.fresh("c")
             to_lits, to = comp.loc_term(effect.target, env, ctl)
             whole, whole_env = deref(effect.source, env)
+            # under the bottom of a pile whose top is read; elsewhere where they go does not matter
+            under = effect.at == "bottom" and bool(set(concrete(effect.target, env, self.model)) & comp.ordered)
             if isinstance(whole, CardLocation) and whole.visibility != "mem":
                 # the cards of one location: the location is where they come from (bound by
                 # ``(true (at C ?from))`` it grounds over every place a card can be)
                 src_lits, src = comp.loc_term(whole, whole_env, ctl)
                 body = base + src_lits + [true(f("at", card, src))] + to_lits
-                if comp.linked & set(concrete(whole, whole_env, self.model)):
-                    # a whole pile whose order is kept: its links can be carried over
-                    order = c("keep" if effect.end == "bottom" else "reverse")
+                # a whole pile: its top or its links can be carried over; the order it lands
+                # in: the same (``keep``) or reversed
+                order = c("keep" if (effect.end == "bottom") != under else "reverse")
+                if under:
+                    self.book.add(rule(f("underwhole", src, to, order), base + src_lits + to_lits))
+                    self.under_bulks = True
+                elif comp.linked & set(concrete(whole, whole_env, self.model)):
                     self.book.add(rule(f("wholebulk", src, to, order), base + src_lits + to_lits))
                     self.whole_bulks = True
             else:
                 members = comp.member(effect.source, env, ctl, card)
                 src = Variable("from")
                 body = base + members + [true(f("at", card, src))] + to_lits
-            self.move_relation("bulk", effect, batch, index, [card, src, to], body, preserve=effect.end == "bottom")
+            self.move_relation("bulkunder" if under else "bulk", effect, batch, index, [card, src, to], body,
+                               preserve=effect.end == "bottom")
         elif isinstance(effect, ir.Remember):
             card_lits, card = comp.card(effect.card, env, ctl)
             to_lits, to = comp.loc_term(effect.target, env, ctl)

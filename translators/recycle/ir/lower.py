@@ -253,13 +253,14 @@ class Lowerer:
                 return [self.effect(ir.ForgetCopies, node, env, guards, target=target)]
             if not isinstance(action.source, CardAt) or action.source.position not in ("top", "bottom"):
                 raise TranslationError(action, "`repeat all` moves from the top or bottom of a collection")
-            target = self.top_of(action.target, env)
+            target, at = self.place_of(action.target, env)
+            if at == "index":
+                raise TranslationError(action.target, "`repeat all` moves onto `(top LOCATION)` or `(bottom LOCATION)`")
             source = forward(action.source.cards, env, fwd, guards)
-            bulk = self.effect(ir.BulkMove, node, env, guards, source=source,
-                               end=str(action.source.position), target=target)
             invalidate(fwd, target, env)
             invalidate_source(fwd, source, env)
-            return [bulk]
+            return [self.effect(ir.BulkMove, node, env, guards, source=source, end=str(action.source.position),
+                                target=target, at=at)]
         if isinstance(node, Shuffle):
             target = self.location(node.cards, env)
             invalidate(fwd, target, env)

@@ -241,12 +241,15 @@ class MoveCard(Effect):
 
 @dataclass(eq=False)
 class BulkMove(Effect):
-    """``(repeat all (move (top|bottom SOURCE) (top TARGET)))``: every card of SOURCE onto
-    TARGET; taken from the top the order is reversed, from the bottom it is kept."""
+    """``(repeat all (move (top|bottom SOURCE) (top|bottom TARGET)))``: every card of SOURCE,
+    one at a time from its ``end``, onto TARGET's top or under its bottom (``at``). Onto the top,
+    cards taken from the top are reversed, from the bottom kept; under the bottom the other way
+    round."""
 
     source: Node = field(default=None)  # type: ignore[assignment]
     end: str = "top"
     target: Node = field(default=None)  # type: ignore[assignment]
+    at: str = "top"
 
 
 @dataclass(eq=False)
