@@ -47,6 +47,7 @@ from translators.recycle.syntax.nodes import (
     IntLit,
     IntStorage,
     Name,
+    Node,
     Partition,
     Random,
     Runs,
@@ -274,17 +275,31 @@ class Ranges:
         raise TranslationError(node, "an integer is expected here")
 
     def thresholds(self) -> dict[tuple[str, str], list[int]]:
-        """Constants each cell family is compared with."""
+        """Constants each cell family is compared with where the comparison can stop it
+        changing: in a stage's end condition, or in a condition a change of that family runs
+        under (its guards, its option's legality). A comparison elsewhere stops nothing: Pig's
+        turn total, compared with 0 to offer banking it, grows while the player rolls again."""
+        found: list[tuple[Node, tuple[str, str] | None]] = [(stage.end, None) for stage in self.program.stages.values()]
+        for effect in self.program.effects.values():
+            if isinstance(effect, ir.SetInt) and effect.op != "set":
+                written = (owner_kind(effect.cell.owner), _label(effect.cell.name))
+                found += [(guard.cond, written) for guard in effect.guards]
+                place = self.option_of.get(effect.id)
+                if place is not None:
+                    found += [(cond, written) for cond, _ in self.program.choices[place[0]].options[place[1]].legal]
         out: dict[tuple[str, str], list[int]] = {}
-        for node in self.model.game.walk():
-            if isinstance(node, Compare):
+        for cond, family in found:
+            for node in cond.walk():
+                if not isinstance(node, Compare):
+                    continue
                 for a, b in ((node.left, node.right), (node.right, node.left)):
                     if isinstance(a, IntStorage) and isinstance(b, IntLit):
                         try:
                             key = (owner_kind(a.owner), _label(a.name))
                         except TranslationError:
                             continue
-                        out.setdefault(key, []).append(b.value)
+                        if family is None or key == family:
+                            out.setdefault(key, []).append(b.value)
         return out
 
     def solve(self) -> None:
