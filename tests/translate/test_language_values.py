@@ -373,3 +373,14 @@ def test_a_total_compared_with_0_elsewhere_grows_while_the_player_rolls_again() 
     one of 40 seeded games ends normally, and the figures agree with the engine's."""
     played = playouts(PIG, games=40)
     assert all(max(p.scores.values()) >= 20 for p in played)
+
+
+def test_a_range_with_computed_bounds_in_the_scoring_is_read_for_each_player() -> None:
+    """``(range 1 .. CELL)`` in the scoring, its bound a cell of the player scored: the integers
+    up to it, counted in the final state (a located refusal before: "a range needs literal
+    bounds"); and a range computed in the first actions, summed by an ``all``."""
+    body = ("(do ((set ((0 player) sto GOT) 3) (set ((1 player) sto GOT) 5) (set (game sto N) 4)"
+            " (all (range 1 .. (game sto N)) 'I (inc (game sto TOTAL) 'I))))")
+    scoring = ("(scoring max (+ (* 100 (game sto TOTAL))"
+               " (size (filter (range 1 .. ((current player) sto GOT)) 'J (> 'J 1)))))")
+    assert scores(game(f"{body} {DRAW}", scoring=scoring), games=2) == {(1002, 1004)}

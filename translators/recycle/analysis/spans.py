@@ -47,13 +47,13 @@ SPAN_VAR = Variable("span")
 
 def range_spans(game: Game, model: GameModel, ranges: Ranges, sites: Mapping[Site, Range],
                 spans: Mapping[Site, Span]) -> dict[Site, Span]:
-    """For each range of ``sites`` (found in ``game``'s play), the span its bounds can reach by
+    """For each range of ``sites`` (found in ``game``'s play and scoring), the span its bounds can reach by
     ``ranges`` (``spans``: those the game was lowered with, for the ranges inside them)."""
     found: dict[Site, Span] = {}
     if not sites:
         return found
     top = declared_env(game)
-    for item in game.flow:
+    for item in (*game.flow, game.scoring):
         _visit(item, top, model, ranges, sites, spans, found)
     return found
 

@@ -12,7 +12,7 @@ can reach, from the integer-range analysis of the rewritten game. As for compute
 translator rewrites, analyses and rewrites again until the spans are stable
 (``analysis/spans.py``, ``translate._lowered``). The filter is read where the range was: in a
 choice its condition is the option's legality, in a condition or a count it is evaluated in
-the state it is read in, as the engine reads the bounds.
+the state it is read in, as the engine reads the bounds; in the scoring, in the final state.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from translators.recycle.ir.repeats import Site, is_computed, literal_names
-from translators.recycle.ir.rewrite import rewrite_flow
+from translators.recycle.ir.rewrite import map_children, rewrite_flow
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     And,
@@ -38,6 +38,7 @@ from translators.recycle.syntax.nodes import (
     Name,
     Node,
     Range,
+    Scoring,
     Var,
 )
 
@@ -51,9 +52,9 @@ def var_name(site: Site) -> str:
 
 
 def computed_ranges(game: Game) -> dict[Site, Range]:
-    """The ranges of the game's play whose bounds the text does not fix, by site."""
+    """The ranges of the game's play and scoring whose bounds the text does not fix, by site."""
     literal = literal_names(game)
-    return {(node.line, node.column): node for item in game.flow for node in item.walk()
+    return {(node.line, node.column): node for item in (*game.flow, game.scoring) for node in item.walk()
             if isinstance(node, Range) and _computed(node, literal)}
 
 
@@ -74,9 +75,17 @@ def expand_ranges(game: Game, spans: Mapping[Site, Span]) -> Game:
             return _filtered(node, spans.get((node.line, node.column), first_span(node)))
         return _frozen(node, literal)
 
-    return rewrite_flow(game, lambda node: (isinstance(node, Range) and _computed(node, literal))
-                        or (isinstance(node, ActionAgg) and node.quantifier == "all" and _over_span(node.collection)),
-                        rewrite)
+    def when(node: Node) -> bool:
+        return (isinstance(node, Range) and _computed(node, literal)) or (
+            isinstance(node, ActionAgg) and node.quantifier == "all" and _over_span(node.collection))
+
+    def rewrite_all(node: Node) -> Node:
+        node = map_children(node, rewrite_all)
+        return rewrite(node) if when(node) else node
+
+    game = rewrite_flow(game, when, rewrite)
+    scoring = rewrite_all(game.scoring)  # read in the final state, with each player as the current one
+    return game if scoring == game.scoring else replace(game, scoring=cast(Scoring, scoring))
 
 
 def _filtered(node: Range, span: Span) -> Filter:
