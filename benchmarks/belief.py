@@ -1,7 +1,7 @@
 """Beliefs that keep pace with the game: the targets of issue 14, with before/after ratios.
 
-    python benchmarks/belief.py [--only agram dominion faults strength] [--seeds N] [--matches N]
-                                [--strength-matches N]
+    python benchmarks/belief.py [--only agram dominion faults strength tight] [--seeds N]
+                                [--matches N] [--strength-matches N]
 
 ``agram`` (``--reasoner``: the state machine, default ``auto``)
     Translated Agram (``rulesheets/agram.rcy``), role ``player0``, seeded all-random matches:
@@ -21,6 +21,11 @@
 ``strength``
     Monty Hall ``pimc`` (target >= 64 % wins) and the Exploding Bomb ``iimc`` (target >= 85),
     each at a 0.5 s play clock.
+``tight``
+    Translated Santase (``rulesheets/santase.rcy``), role ``player0``, ``--seeds`` seeded
+    all-random matches on the fast reasoner, each update given 5, 10, 20 or 100 ms: the steps
+    after which the belief offers a move not legal in the true state (a slow reasoner or a
+    tight clock).
 
 "Before" figures are those of commit d88e9e4 (the belief as a clingo program of the whole
 history, re-solved each step), measured on this machine with the same seeds (see
@@ -130,6 +135,28 @@ def bench_agram(seeds: int, reasoner: str = "auto") -> None:
           f"{ratio(BEFORE['agram update at step 60'], statistics.fmean(sixties))})")
 
 
+def bench_tight(seeds: int) -> None:
+    game = load_game(RULESHEETS / "santase.rcy")
+    machine = make_machine(game, "fast")
+    role = Constant("player0")
+    matches = [observed_match(machine, role, seed) for seed in range(seeds)]
+    print(f"tight, santase, {role}, {seeds} seeded all-random matches, the fast reasoner:")
+    print(f"  {'ms per update':>13} {'steps':>6} {'offered an illegal move':>24}")
+    for budget in (0.005, 0.01, 0.02, 0.1):
+        wrong = steps = 0
+        for seed, observed in enumerate(matches):
+            belief = Belief(machine, role, description=game, rng=random.Random(seed))
+            rng = random.Random(seed)
+            state = machine.initial_state()
+            for observation, live in observed:
+                joint = tuple(moves[rng.randrange(len(moves))] for moves in machine.all_legal_moves(state))
+                state = machine.next_state(state, joint)
+                belief.update(observation, live, Deadline.after(budget))
+                steps += 1
+                wrong += live and not set(belief.legal_moves()) <= set(machine.legal_moves(state, role))
+        print(f"  {budget * 1000:>13.0f} {steps:>6} {wrong:>24}")
+
+
 def bench_dominion(candidates: int) -> None:
     if not DOMINION.exists():
         print(f"dominion: skipped, {DOMINION} is absent")
@@ -220,9 +247,10 @@ def bench_strength(matches: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", nargs="+", choices=("agram", "dominion", "faults", "strength"),
-                        default=["agram", "dominion", "faults", "strength"])
-    parser.add_argument("--seeds", type=int, default=5, help="Agram matches for the update times (default 5)")
+    parser.add_argument("--only", nargs="+", choices=("agram", "dominion", "faults", "strength", "tight"),
+                        default=["agram", "dominion", "faults", "strength", "tight"])
+    parser.add_argument("--seeds", type=int, default=5,
+                        help="matches for the Agram update times and the tight clocks (default 5)")
     parser.add_argument("--matches", type=int, default=20, help="matches per fault experiment (default 20)")
     parser.add_argument("--strength-matches", type=int, default=300, help="matches per strength experiment (default 300)")
     parser.add_argument("--reasoner", choices=REASONERS, default="auto",
@@ -236,6 +264,8 @@ def main() -> None:
             bench_dominion(20)
         elif name == "faults":
             bench_faults(args.matches)
+        elif name == "tight":
+            bench_tight(args.seeds)
         else:
             bench_strength(args.strength_matches)
         print(f"  [{time.perf_counter() - began:.0f} s]", flush=True)
