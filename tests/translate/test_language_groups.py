@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from ggp.gdl.terms import Function
 from ggp.reasoner import make_machine
 from ggp.reasoner.machine import State
@@ -45,6 +47,22 @@ def test_a_choice_among_the_groups_of_a_partition() -> None:
     assert {p.decisions for p in runs} == {5}
     assert {max(p.options) for p in runs} <= {1, 2, 3, 4, 5, 6} and any(2 in p.options for p in runs)
     assert all(o >= 1 for p in runs for o in p.options)
+
+
+@pytest.mark.parametrize("least, expected", [(3, {(3, 0), (0, 0)}), (2, {(3, 0), (2, 0), (0, 0)})])
+def test_a_choice_among_the_groups_of_a_partition_a_filter_keeps(least: int, expected: set[tuple[int, int]]) -> None:
+    """``(any (filter (partition SUIT HAND) 'G (>= (size 'G) N)) 'G ...)``: one option per suit
+    group of N cards or more, beside passing (a located refusal before: "a choice cannot fork
+    over this collection (groups)"). The first player holds 3B 3R 2B 2R 1B: three black cards,
+    two red. Not against the engine: its option moves the group's top card three times (the
+    option's actions are built with ``(top 'G)`` read once), so only one card is laid."""
+    deal = "(do ((repeat 5 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    turn = ("(stage player (end (>= (game sto TURNS) 1))"
+            f" (choice ((any (filter (partition SUIT ((current player) iloc HAND)) 'G (>= (size 'G) {least})) 'G"
+            " (repeat all (move (top 'G) (top ((current player) vloc LAID)))))"
+            " (inc (game sto TURNS) 1))))")
+    laid = "(scoring max (size ((current player) vloc LAID)))"
+    assert scores(game(f"{deal} {turn}", scoring=laid), games=16, engine_plays=False) == expected
 
 
 def test_a_choice_among_pairs_runs_and_subsets() -> None:

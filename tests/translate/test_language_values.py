@@ -384,3 +384,15 @@ def test_a_range_with_computed_bounds_in_the_scoring_is_read_for_each_player() -
     scoring = ("(scoring max (+ (* 100 (game sto TOTAL))"
                " (size (filter (range 1 .. ((current player) sto GOT)) 'J (> 'J 1)))))")
     assert scores(game(f"{body} {DRAW}", scoring=scoring), games=2) == {(1002, 1004)}
+
+
+def test_the_score_of_the_actual_best_card_when_two_tie() -> None:
+    """``(score (actual (max HAND using P)) using P)`` in the scoring: two cards tie for the best
+    (3R and 3B dealt to the first player), and either scores 3; it had no value before (a tie
+    gives no card where ``random`` cannot break it), so the scoring read 0."""
+    deal = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+            " (repeat 2 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+            " (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))")
+    best = ("(scoring max (score (actual (max ((current player) iloc HAND) using (game points VALUE)))"
+            " using (game points VALUE)))")
+    assert scores(game(f"{deal} {DRAW}", scoring=best), games=2) == {(3, 2)}

@@ -31,6 +31,7 @@ from translators.recycle.symbols.vocabulary import (
     true,
 )
 from translators.recycle.syntax.nodes import (
+    ActualCard,
     Arith,
     CardAtt,
     ExtremeCard,
@@ -78,9 +79,10 @@ def int_(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
     if isinstance(node, Sum):
         return cx.sum_value(node, env, ctl)
     if isinstance(node, Score):
-        card = node.card
-        real, real_env = deref(card, env)
-        if isinstance(real, ExtremeCard) and real.points == node.points:
+        real, real_env = deref(node.card, env)
+        while isinstance(real, ActualCard):  # the card itself: its score is the same
+            real, real_env = deref(real.card, real_env)
+        if isinstance(real, ExtremeCard) and real.points == node.points:  # tied cards score alike
             return cx.extreme_value(real, real_env, ctl)
         return score(cx, node, env, ctl)
     if isinstance(node, IntAgg):

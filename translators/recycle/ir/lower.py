@@ -1,13 +1,12 @@
 """Lowering a RECYCLE syntax tree to the IR of :mod:`.ir`.
 
-- ``do`` blocks, conditional actions, ``let``, ``repeat N`` and ``all`` become straight-line
-  effects with guards; ``all``/``any`` (an automatic ``any`` acts like ``all``) over players,
-  teams, name lists and ranges are unrolled; over a card collection they bind a GDL variable
-  ranging over the collection (a parallel effect over its cards); over a ``partition`` they
-  unroll over the attribute's values.
-- A ``choice`` becomes a flat option list in source order: every ``any`` inside an option (at
-  any depth of ``do``) forks it, one option per element; the option's legality is its leading
-  condition (and the leading condition of a leading fork's body) plus the forks' membership.
+- ``do`` blocks, conditional actions, ``let``, ``repeat N`` and ``all`` become straight-line effects
+  with guards; ``all``/``any`` (an automatic ``any`` acts like ``all``) over players, teams, name
+  lists and ranges are unrolled; over a card collection they bind a GDL variable ranging over it
+  (a parallel effect over its cards); over a ``partition`` they unroll over the attribute's values.
+- A ``choice`` becomes a flat option list in source order: every ``any`` inside an option (at any
+  depth of ``do``) forks it, one option per element; the option's legality is its leading condition
+  (and the leading condition of a leading fork's body) plus the forks' membership.
 - ``(top LOC)`` read right after an unconditional move onto the top of LOC in the same block is
   the moved card (forwarding), so no order needs tracking for it and no extra step is needed.
 """
@@ -28,7 +27,7 @@ from translators.recycle.ir.elements import (
     static_elements,
     static_literal,
 )
-from translators.recycle.ir.forks import groups_any, lift_groups
+from translators.recycle.ir.forks import groups_any, kept_groups, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
     forward,
@@ -465,10 +464,9 @@ class Lowerer:
 
     def group_options(self, item: Any, env: Env, cid: str) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
         """The options an item of a choice makes, with conditions to be legal: itself; or, for
-        ``(any GROUPS 'G BODY)`` over ``subsets``, ``runs`` or ``tuples`` (under conditions),
-        BODY once per group (:func:`.groups.group_members`), legal under the conditions and the
-        group's; the same for groups chosen within a part of a partition, or within a card
-        (``ir/forks.py``: one option per group, forking over the cards)."""
+        ``(any GROUPS 'G BODY)`` over ``subsets``, ``runs``, ``tuples`` or a filter of a partition
+        (under conditions), BODY once per group, legal under the conditions and the group's; the
+        same for groups chosen within a part of a partition, or within a card (``ir/forks.py``)."""
         conditions: list[tuple[Node, Env]] = []
         inner = item
         while isinstance(inner, Conditional):
@@ -479,6 +477,9 @@ class Lowerer:
             groups = group_members(self.model, coll, coll_env, self.room)
             if groups is not None:
                 return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
+            kept, kept_env = deref(coll.collection, coll_env) if isinstance(coll, Filter) else (None, coll_env)
+            if isinstance(coll, Filter) and isinstance(kept, Partition):
+                return kept_groups(inner, coll, coll_env, env, conditions, self.partition_groups(inner, kept, kept_env))
             if isinstance(coll, Partition) and groups_any(inner.body):  # ``(any (partition SUIT H) 'S (any (runs 3 'S ..) 'R ..))``
                 return [(body, part_env, conditions + conds) for group in self.partition_groups(inner, coll, coll_env)
                         for body, part_env, conds in self.group_options(inner.body, env.bind(inner.var.name, group), cid)]
