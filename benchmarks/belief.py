@@ -55,7 +55,7 @@ from ggp.manager.clocks import Clocks  # noqa: E402
 from ggp.manager.runner import MatchSettings, run_match  # noqa: E402
 from ggp.manager.seating import ClientPool  # noqa: E402
 from ggp.reasoner import REASONERS, make_machine  # noqa: E402
-from ggp.reasoner.machine import StateMachine  # noqa: E402
+from ggp.reasoner.machine import State, StateMachine  # noqa: E402
 
 RULESHEETS = ROOT / "rulesheets"
 DOMINION = ROOT.parent / "shared" / "corpus" / "gdl2" / "small_dominion.gdl"
@@ -78,18 +78,24 @@ def ratio(before: float, after: float) -> str:
     return f"{before / after:.1f}x better" if before >= after else f"{after / before:.1f}x worse"
 
 
-def observed_match(machine: StateMachine, role: Constant, seed: int) -> list[tuple[Observation, bool]]:
-    """What ``role`` saw in a seeded all-random match, step by step, and whether it went on."""
+def played_match(machine: StateMachine, role: Constant, seed: int) -> list[tuple[Observation, bool, State]]:
+    """What ``role`` saw in a seeded all-random match, step by step, whether it went on, and the
+    true state after the step."""
     rng = random.Random(seed)
     state = machine.initial_state()
     index = machine.role_index(role)
-    steps: list[tuple[Observation, bool]] = []
+    steps: list[tuple[Observation, bool, State]] = []
     while not machine.is_terminal(state):
         joint = tuple(moves[rng.randrange(len(moves))] for moves in machine.all_legal_moves(state))
         seen = machine.percepts(state, joint)[role]
         state = machine.next_state(state, joint)
-        steps.append((Observation(joint[index], seen), not machine.is_terminal(state)))
+        steps.append((Observation(joint[index], seen), not machine.is_terminal(state), state))
     return steps
+
+
+def observed_match(machine: StateMachine, role: Constant, seed: int) -> list[tuple[Observation, bool]]:
+    """What ``role`` saw in a seeded all-random match, step by step, and whether it went on."""
+    return [(observation, live) for observation, live, _ in played_match(machine, role, seed)]
 
 
 def updates(game: GameDescription, machine: StateMachine, role: Constant, seed: int, steps: int) -> list[float]:
@@ -139,18 +145,14 @@ def bench_tight(seeds: int) -> None:
     game = load_game(RULESHEETS / "santase.rcy")
     machine = make_machine(game, "fast")
     role = Constant("player0")
-    matches = [observed_match(machine, role, seed) for seed in range(seeds)]
+    matches = [played_match(machine, role, seed) for seed in range(seeds)]
     print(f"tight, santase, {role}, {seeds} seeded all-random matches, the fast reasoner:")
     print(f"  {'ms per update':>13} {'steps':>6} {'offered an illegal move':>24}")
     for budget in (0.005, 0.01, 0.02, 0.1):
         wrong = steps = 0
-        for seed, observed in enumerate(matches):
+        for seed, played in enumerate(matches):
             belief = Belief(machine, role, description=game, rng=random.Random(seed))
-            rng = random.Random(seed)
-            state = machine.initial_state()
-            for observation, live in observed:
-                joint = tuple(moves[rng.randrange(len(moves))] for moves in machine.all_legal_moves(state))
-                state = machine.next_state(state, joint)
+            for observation, live, state in played:
                 belief.update(observation, live, Deadline.after(budget))
                 steps += 1
                 wrong += live and not set(belief.legal_moves()) <= set(machine.legal_moves(state, role))
