@@ -443,6 +443,14 @@ def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_
     assert error.startswith("forget.rcy:3:") and "(forget (top LOC))" in error
 
 
+def test_a_copy_remembered_under_the_bottom_of_a_memory_is_a_located_error() -> None:
+    """``remember`` onto ``(bottom MEM)``: refused where it is written, naming the form that is
+    translated (the message spoke of moving cards before)."""
+    body = "(do ((all player 'P (remember (top ('P iloc HAND)) (bottom ('P mem SEEN))))))"
+    error = translation_error(game(f"{DEAL3} {body}"), "remember.rcy")
+    assert error.startswith("remember.rcy:2:") and "remembered on top of a memory location" in error
+
+
 def test_cards_remembered_together_take_consecutive_places() -> None:
     # three copies at once (in card order here), the top one forgotten: two copies stay
     body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))"

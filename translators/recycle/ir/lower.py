@@ -314,9 +314,9 @@ class Lowerer:
         raise TranslationError(target, "a card is moved to `(top LOCATION)`, `(bottom LOCATION)` or `(N LOCATION)`")
 
     def top_of(self, target: Any, env: Env) -> Node:
-        """The location of a ``(top LOC)`` move target."""
+        """The location of a ``(top LOC)`` target of ``remember`` (its only one here)."""
         if not isinstance(target, CardAt) or target.position != "top":
-            raise TranslationError(target, "cards are moved onto the top of a location: `(top LOCATION)`")
+            raise TranslationError(target, "a card is remembered on top of a memory location: `(top LOCATION)`")
         return self.location(target.cards, env)
 
     def location(self, node: Node, env: Env) -> Node:
