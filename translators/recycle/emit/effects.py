@@ -96,7 +96,6 @@ class EffectEmitter:
         self.forgets: list[str] = []
         self.forget_cards: list[str] = []
         self.whole_bulks = False
-        self.under_bulks = False
 
     # -- activation and scope -----------------------------------------------------------------
 
@@ -238,7 +237,6 @@ class EffectEmitter:
                 order = c("keep" if (effect.end == "bottom") != under else "reverse")
                 if under:
                     self.book.add(rule(f("underwhole", src, to, order), base + src_lits + to_lits))
-                    self.under_bulks = True
                 elif comp.linked & set(concrete(whole, whole_env, self.model)):
                     self.book.add(rule(f("wholebulk", src, to, order), base + src_lits + to_lits))
                     self.whole_bulks = True
