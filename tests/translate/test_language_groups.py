@@ -309,11 +309,12 @@ def test_the_top_card_of_a_run_scores_the_most_and_its_bottom_the_least() -> Non
     assert found <= dealt_scores(score) and any(64 in pair for pair in found)
 
 
-def one_suit(ranks: str) -> tuple[str, str]:
-    """A deck of one suit whose ranks (letters) score 1, 2, ... in order, and the ``set`` of
-    that point map, ``VALUE``."""
+def one_suit_game(ranks: str, turn: str) -> str:
+    """A game of one player with a shuffled deck of one suit whose ranks (letters) score 1, 2,
+    ... in order by the point map ``VALUE``, then ``turn``."""
     points = "(set (game points VALUE) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate(ranks, 1)) + "))"
-    return f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))", points
+    deck = f"(deck (RANK ({', '.join(ranks)})) (SUIT (RED)))"
+    return game(f"(do ({points} (shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck)
 
 
 def ranks_at(state: State, place: str, ranks: list[str]) -> list[int]:
@@ -329,13 +330,12 @@ def test_runs_of_cards_that_all_score_apart_are_made_over_one_slot_per_value() -
     a pass (five slots and a warning before, and every game failed at its sixth card; a deck of
     two suits, whose cards score alike, keeps the warning)."""
     ranks = "ABCDEFGHIJKLMN"
-    deck, points = one_suit(ranks)
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
             " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
             " (choice ((any (runs largest 3 ((current player) iloc HAND) using (game points VALUE)) 'R"
             " (do ((repeat all (move (top 'R) (top ((current player) vloc MELD)))) (inc ((current player) sto SCORE) 1))))"
             " (turn pass))))")
-    text = game(f"(do ({points} (shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck)
+    text = one_suit_game(ranks, turn)
     translation = compile_game(parse_recycle(text, "suit.rcy"))
     assert translation.warnings == []
     two_suits = compile_game(parse_recycle(text.replace("(SUIT (RED))", "(SUIT (RED, BLACK))"), "suits.rcy"))
@@ -364,13 +364,12 @@ def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more()
     hand the random play ends with; and the engine's figures). Every stretch of N or more once
     before: 616 where the engine scores 620."""
     ranks = "ABCDEFGHI"
-    deck, points = one_suit(ranks)
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
             " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
             " (move (top (game iloc STOCK)) (top (game vloc DISCARD))))))"
             " (do ((all (runs all 2 ((current player) iloc HAND) using (game points VALUE)) 'R"
             " (inc ((current player) sto SCORE) (+ 100 (size 'R))))))")
-    text = game(f"(do ({points} (shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck)
+    text = one_suit_game(ranks, turn)
     translation = compile_game(parse_recycle(text, "all.rcy"))
     assert translation.warnings == []
     machine = make_machine(translation.description, "fast")

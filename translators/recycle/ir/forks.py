@@ -4,8 +4,7 @@ A choice offers one option per group of ``subsets``, ``runs`` or ``tuples`` (``i
 and forks over cards within an option. When the groups are chosen inside the ``any`` over
 cards, the inner ``any`` is lifted out: one option per group, each the ``any`` over cards with
 the groups' body, the conditions between the two kept (:func:`lift_groups`). The engine offers
-the same pairs of a card and a group. A choice among the groups of a partition that a filter
-keeps is one option per group, under the filter's condition (:func:`kept_groups`).
+the same pairs of a card and a group.
 """
 
 from __future__ import annotations
@@ -13,16 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from translators.recycle.ir.nodes import Alias, Env
 from translators.recycle.syntax.nodes import (
     ActionAgg,
-    Compare,
     Conditional,
     Filter,
-    IntLit,
-    Node,
     Runs,
-    Size,
     Subsets,
     Tuples,
 )
@@ -60,17 +54,4 @@ def lift_groups(fork: ActionAgg) -> tuple[ActionAgg, ActionAgg] | None:
     return replace(fork, body=inner), chosen
 
 
-
-
-def kept_groups(inner: ActionAgg, kept: Filter, kept_env: Env, env: Env, conditions: list[tuple[Node, Env]],
-                groups: list[Alias]) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
-    """The options of ``(any (filter (partition KEY CARDS) 'G COND) 'G BODY)``: one per group
-    (``groups``, one per value of KEY), legal when the group holds cards and COND holds of it."""
-    at = {"line": kept.line, "column": kept.column}
-    some = Compare(">", Size(kept.var, **at), IntLit(0, **at), kind="int", **at)
-    return [(inner.body, env.bind(inner.var.name, group),
-             conditions + [(cond, kept_env.bind(kept.var.name, group)) for cond in (some, kept.condition)])
-            for group in groups]
-
-
-__all__ = ["groups_any", "is_groups", "kept_groups", "lift_groups"]
+__all__ = ["groups_any", "is_groups", "lift_groups"]

@@ -27,7 +27,7 @@ from translators.recycle.ir.elements import (
     static_elements,
     static_literal,
 )
-from translators.recycle.ir.forks import groups_any, kept_groups, lift_groups
+from translators.recycle.ir.forks import groups_any, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
     forward,
@@ -47,12 +47,17 @@ from translators.recycle.ir.nodes import (
     Sym,
     deref,
 )
+from translators.recycle.ir.partitions import (
+    groups_of,
+    holds_cards,
+    kept_groups,
+    with_value,
+)
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     CardAt,
-    CardAtt,
     CardLocation,
     Choice,
     Compare,
@@ -68,7 +73,6 @@ from translators.recycle.syntax.nodes import (
     IntUpdate,
     Let,
     Move,
-    Name,
     NameList,
     Node,
     Partition,
@@ -381,26 +385,18 @@ class Lowerer:
         return self.rooms.get(group_site(coll), Room(SLOTS))
 
     def partition_groups(self, node: ActionAgg, coll: Partition, coll_env: Env) -> list[Alias]:
-        """The groups of ``(partition KEY CARDS)``, one per value of KEY: the cards with that value."""
-        key, source, values = partition_parts(self.model, coll, coll_env)
-        at = {"line": coll.line, "column": coll.column}
-        out = []
-        for value in values:
-            self.vars += 1
-            var = Var(f"_G{self.vars}", kind="card", **at)
-            cond = Compare("==", CardAtt(key, var, **at), Name(value, **at), kind="str", **at)
-            out.append(Alias(Filter(source, var, cond, **at), coll_env, (id(node), value)))
-        return out
+        """The groups of ``(partition KEY CARDS)`` (``ir/partitions.py``), with fresh variables."""
+        groups = groups_of(self.model, node, coll, coll_env, self.vars + 1)
+        self.vars += len(groups)
+        return groups
 
     def partition(self, node: ActionAgg, coll: Partition, coll_env: Env, env: Env,
                   guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` over ``(partition KEY CARDS)``: one group per value of KEY (non-empty groups)."""
         out: list[ir.Effect] = []
         for group in self.partition_groups(node, coll, coll_env):
-            at = {"line": coll.line, "column": coll.column}
             inner_env = env.bind(node.var.name, group)
-            nonempty = Compare(">", Size(Var(node.var.name, kind="cards", **at), **at), IntLit(0, **at), kind="int", **at)
-            guard = self.new_guard(nonempty, inner_env)
+            guard = self.new_guard(holds_cards(node.var.name, coll), inner_env)
             got = self.item(node.body, inner_env, guards + (guard,), fwd)
             if not got:
                 del self.guards[guard.id]
@@ -414,10 +410,9 @@ class Lowerer:
         at = {"line": coll.line, "column": coll.column}
         sym = self.new_sym("str", "name:" + ",".join(name(v).name for v in values),
                            Domain(NameList(tuple(values), **at), env, cid))
-        card, value = Var(f"_G{self.vars}", kind="card", **at), Var(f"_K{self.vars}", kind="str", **at)
-        cond = Compare("==", CardAtt(key, card, **at), value, kind="str", **at)
+        value = Var(f"_K{self.vars}", kind="str", **at)
         self.fork_keys[id(node)] = (value.name, sym)
-        return sym, Alias(Filter(source, card, cond, **at), coll_env.bind(value.name, sym))
+        return sym, Alias(with_value(key, source, value, self.vars, at), coll_env.bind(value.name, sym))
 
     def fork_env(self, node: ActionAgg, env: Env) -> Env:
         """``env`` with the variable of the choice fork ``node`` bound (and, for a fork among
