@@ -129,9 +129,9 @@ def test_choice_over_hidden_cards_is_warned_at_its_position(tmp_path: Path, monk
     for _ in range(2):  # translated, then from the cache
         description, problems = read_game_file(game)
         assert description.roles and [str(p) for p in problems if str(p).startswith(where)]
-    # over the chooser's own hand, or a pile everyone sees, it is not warned about; over a pile
-    # everyone but its owner sees (oloc), when the chooser owns it, it is
+    # over the chooser's own hand, or a pile everyone sees, it is not warned about; nor over a
+    # pile everyone but its owner sees (oloc), filled card by card: its cards are named by place
     for source, warned in (("((current player) iloc HAND)", False), ("(game vloc STOCK)", False),
-                           ("((current player) oloc HAND)", True)):
+                           ("((current player) oloc HAND)", False)):
         text = BLIND_PICK.replace("(any (game hloc STOCK) 'C", f"(any {source} 'C")
         assert bool(compile_game(parse_recycle(text, "own.rcy")).warnings) == warned, source

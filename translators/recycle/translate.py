@@ -24,6 +24,7 @@ from ggp.collector import rare_collections
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
+from translators.recycle.analysis.blind import blind_places
 from translators.recycle.analysis.crowding import crowded_piles
 from translators.recycle.analysis.moves import move_names, option_places
 from translators.recycle.analysis.order import (
@@ -116,7 +117,8 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     book = book if book is not None else RuleBook()
     game = made_in_play(expand_names(hoist_decks(game)))
     model, program, domains, pointmaps, ranges = _lowered(game)
-    ordered, heapy, linked = order_facts(program, model, domains)
+    blind = blind_places(program, model, domains)
+    ordered, heapy, linked = order_facts(program, model, domains, blind)
     whole = (linked | dealt_before_shuffle(program, model)) & heapy
     if whole:
         # shuffled piles whose whole order is read, or dealt from before they are shuffled:
@@ -124,7 +126,12 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
         sites = {(e.node.line, e.node.column) for e in program.effects.values() if isinstance(e, ir.Shuffle)
                  and set(concrete(e.target, e.env, model)) & whole}
         model, program, domains, pointmaps, ranges = _lowered(lay_out_shuffles(game, sites))
-        ordered, heapy, linked = order_facts(program, model, domains)
+        blind = blind_places(program, model, domains)
+        ordered, heapy, linked = order_facts(program, model, domains, blind)
+    if linked & heapy & blind:
+        # piles filled in bulk from a shuffled heap: no order to name their cards by
+        blind -= heapy
+        ordered, heapy, linked = order_facts(program, model, domains, blind)
     if linked & heapy:
         raise TranslationError(game, "the bottom card, or the top or bottom N cards, of a shuffled pile cannot be "
                                f"read ({', '.join(sorted(str(p) for p in linked & heapy))})")

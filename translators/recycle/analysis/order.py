@@ -7,6 +7,7 @@ the order their cards were made ("linked")."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from translators.recycle.analysis.batches import AccessAnalysis
@@ -80,13 +81,14 @@ def _bound_bodies(item: Node, env: Env, model: GameModel) -> list[tuple[Any, Env
     return None if not elements else [(body, env.bind(var.name, binding)) for binding, _ in elements]
 
 
-def order_facts(program: ir.Program, model: GameModel,
-                domains: CardDomains) -> tuple[set[Location], set[Location], set[Location]]:
+def order_facts(program: ir.Program, model: GameModel, domains: CardDomains,
+                whole: AbstractSet[Location] = frozenset()) -> tuple[set[Location], set[Location], set[Location]]:
     """Which locations are ordered, which can hold a heap, and which keep their whole order
     ("linked": their bottom card is read, or they are dealt from in the order their cards were
-    made: several cards at the start, never shuffled, the top taken)."""
-    tops: set[Location] = set()
-    bottoms: set[Location] = set()
+    made: several cards at the start, never shuffled, the top taken; and the piles ``whole``,
+    whose cards are named by place)."""
+    tops: set[Location] = set(whole)
+    bottoms: set[Location] = set(whole)
     for expr, env in program_expressions(program, model):
         for node, node_env in walk_with_env(expr, env, model):
             if isinstance(node, CardAt):

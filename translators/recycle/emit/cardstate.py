@@ -170,7 +170,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 for place in sorted(spliced):
                     book.add(rule(f("spliced", loc(place))))
                 book.add(rule(nxt(f("under", L, X, D)), f("spliced", L), true(f("under", L, X, C)), f("leave", L, C),
-                              true(f("under", L, C, D))))
+                              true(f("under", L, C, D)), Not(f("leave", L, X)), Not(f("leave", L, D))))
             split = [Not(f("insertunder", L, X))] if ats else []
             book.add(rule(nxt(f("under", L, X, D)), true(f("under", L, X, D)), Not(f("leave", L, X)),
                           Not(f("leave", L, D)), *split))

@@ -11,6 +11,7 @@ from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.emit.groups import layout, slots
+from translators.recycle.emit.handles import handle
 from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
@@ -50,8 +51,10 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
             for sym in option.forks:
                 assert sym.domain is not None
                 member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
+                if sym.var in emitter.handles:  # named by place where the chooser does not see it
+                    member = member + [handle(comp, who, sym.var, emitter.handles[sym.var])]
                 for problem in _hidden_options(comp, option, sym.var, who, member, source):
-                    if problem not in warnings:
+                    if sym.var not in emitter.handles and problem not in warnings:
                         warnings.append(problem)
                 lits += member
             lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl)

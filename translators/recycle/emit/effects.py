@@ -20,6 +20,7 @@ from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.moves import MoveName
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import StepCtl
+from translators.recycle.emit.handles import blind_forks, handle
 from translators.recycle.emit.ledger import Temp
 from translators.recycle.emit.literals import positive_vars
 from translators.recycle.emit.protocol import Compiler
@@ -88,6 +89,8 @@ class EffectEmitter:
         #: ``choose`` has one arity: the most picks of an option that has no name of its own.
         self.choose_arity = max((len(o.forks) for ch in comp.program.choices.values() for o in ch.options
                                  if moves.get((ch.id, o.index)) is None), default=0)
+        #: Card forks named by a handle in the move (cards their chooser may not see).
+        self.handles = blind_forks(comp)
         self.moves: list[Moves] = []
         self.writes: list[tuple[str, str, list[Literal], Any]] = []
         self.cycle_sets: list[tuple[str, Any, list[Literal], Term]] = []
@@ -103,9 +106,10 @@ class EffectEmitter:
         """The option's move: its name with the option's picks (see :mod:`~..analysis.moves`),
         or ``(choose K f1 ... nil)``."""
         named = self.move_names.get((self.choice_of[id(option)], option.index))
+        picks: list[Term] = [self.handles.get(s.var, s.var) for s in option.forks]
         if named is not None:
-            return f(named, *[s.var for s in option.forks])
-        args: list[Term] = [num(option.index)] + [s.var for s in option.forks]
+            return f(named, *picks)
+        args: list[Term] = [num(option.index)] + picks
         args += [c("nil")] * (self.choose_arity - len(option.forks))
         return f("choose", *args) if len(args) > 1 else f("choose", num(option.index))
 
@@ -123,7 +127,10 @@ class EffectEmitter:
         stage = choice.env.player_stage().id
         player = Variable(f"seat_{stage}")
         sorts = [self.comp.sort_literal(sym.var, sym.sort) for sym in option.forks]
-        return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option)), *sorts]
+        named = [handle(self.comp, player, sym.var, self.handles[sym.var]) for sym in option.forks
+                 if sym.var in self.handles]
+        return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option)),
+                *named, *sorts]
 
     def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None) -> list[Literal]:
         """Guards and variable bindings an effect runs under (temps for earlier batches)."""
