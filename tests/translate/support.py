@@ -21,13 +21,15 @@ CORPUS = SHARED / "corpus" / "recycle"
 REFERENCE = SHARED / "reference" / "cardstock-random-play.json"
 
 
-#: Two players take turns choosing a card of a hidden (``hloc``) pile filled in bulk from a
-#: shuffled heap: no order to name its cards by place, so the options name the cards.
+#: Two players take turns choosing a card of a hidden (``hloc``) pile filled in bulk with the
+#: cards of a shuffled heap a filter keeps: the order they arrive in is not kept, so there is no
+#: place to name them by, and the options name the cards.
 BLIND_PICK = """(game
  (declare 2 'NUMP)
  (setup (create players 'NUMP) (create teams (0) (1))
         (create deck (game hloc DECK) (deck (RANK (ACE, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS)))))))
- (do ((shuffle (game hloc DECK)) (repeat all (move (top (game hloc DECK)) (top (game hloc STOCK))))))
+ (do ((shuffle (game hloc DECK))
+      (repeat all (move (top (filter (game hloc DECK) 'X (== (cardatt RANK 'X) ACE))) (top (game hloc STOCK))))))
  (stage player (end (== (size (game hloc STOCK)) 0))
   (choice ((any (game hloc STOCK) 'C (move 'C (top ((current player) iloc HAND)))))))
  (scoring max (size ((current player) iloc HAND))))

@@ -259,6 +259,21 @@ def test_the_bottom_and_top_cards_of_a_shuffled_pile() -> None:
     assert all(2 <= first % 10 <= 6 and 1 <= second <= 3 and 2 <= third <= 6 for first, second, third in found), found
 
 
+def test_the_bottom_card_of_a_pile_filled_in_bulk_from_a_shuffled_one() -> None:
+    """A shuffled pile moved whole onto another whose bottom card is read: the shuffle it comes
+    from is laid out card by card, and the links carried over (a located refusal before: "the
+    bottom card ... of a shuffled pile cannot be read"). Bottom and top are two different cards,
+    each of any rank; checked against the engine's figures."""
+    body = (f"(do ({VALUE} (shuffle (game iloc STOCK))\n"
+            "     (repeat all (move (top (game iloc STOCK)) (top (game hloc TABLE))))\n"
+            "     (move (bottom (game hloc TABLE)) (top ((0 player) iloc HAND)))\n"
+            "     (move (top (game hloc TABLE)) (top ((1 player) iloc HAND)))\n"
+            "     (all player 'P (inc ('P sto SCORE) (sum ('P iloc HAND) using (game points VALUE))))))")
+    found = scores(game(body), games=40)
+    assert {first for first, _ in found} == {1, 2, 3} == {second for _, second in found}
+    assert any(first != second for first, second in found)
+
+
 def test_the_top_and_bottom_cards_of_a_pile_as_sequences() -> None:
     """``(top 2 PILE)`` and ``(bottom 2 PILE)`` of a pile of four cards: the two last put and the
     two first, which together are the whole pile (its order is then kept whole)."""

@@ -31,6 +31,7 @@ from translators.recycle.analysis.order import (
     bulk_linked,
     bulk_targets,
     dealt_before_shuffle,
+    heap_origins,
     loose_piles,
     order_facts,
     peeked,
@@ -121,8 +122,9 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     ordered, heapy, linked = order_facts(program, model, domains, blind)
     whole = (linked | dealt_before_shuffle(program, model)) & heapy
     if whole:
-        # shuffled piles whose whole order is read, or dealt from before they are shuffled:
-        # their shuffles laid out card by card
+        # shuffled piles whose whole order is read, or dealt from before they are shuffled, and
+        # the shuffled piles their heaps are moved from in bulk: their shuffles laid out card by card
+        whole |= heap_origins(program, model, domains, whole)
         sites = {(e.node.line, e.node.column) for e in program.effects.values() if isinstance(e, ir.Shuffle)
                  and set(concrete(e.target, e.env, model)) & whole}
         model, program, domains, pointmaps, ranges = _lowered(lay_out_shuffles(game, sites))
@@ -139,7 +141,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     linked |= crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
     # piles moved whole onto piles whose top is read: their order kept, their links carried over
     carried = bulk_linked(program, model, ordered, heapy,
-                          pile_capacity(program, model, execution_bounds(program, model)))
+                          pile_capacity(program, model, execution_bounds(program, model)), blind)
     linked |= carried
     ordered |= carried
     wide = Wide(book, ranges.wide)

@@ -105,14 +105,7 @@ def order_facts(program: ir.Program, model: GameModel, domains: CardDomains,
                     places = concrete(real, real_env, model)
                     tops.update(places)
                     bottoms.update(places)
-    shuffled: set[Location] = set()
-    edges: list[tuple[set[Location], set[Location]]] = []
-    for effect in program.effects.values():
-        if isinstance(effect, ir.Shuffle):
-            shuffled.update(concrete(effect.target, effect.env, model))
-        elif isinstance(effect, ir.BulkMove):
-            sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
-            edges.append((sources, set(concrete(effect.target, effect.env, model))))
+    shuffled, edges = shuffles_and_bulk_moves(program, model, domains)
     ordered, heapy = order_classes(model, tops, shuffled, edges)
     # a pile created with several cards, never shuffled and dealt from (its top taken one card
     # at a time) deals in the order the cards were made: that order is kept from the start
@@ -180,17 +173,19 @@ def pile_capacity(program: ir.Program, model: GameModel, runs: dict[int, int | N
 
 
 def bulk_linked(program: ir.Program, model: GameModel, ordered: set[Location], heapy: set[Location],
-                capacity: dict[Location, int]) -> set[Location]:
+                capacity: dict[Location, int], named: AbstractSet[Location] = frozenset()) -> set[Location]:
     """The piles a whole pile that can hold two cards or more (``capacity``: see
-    :func:`pile_capacity`) is moved onto in bulk, where the order is then read, with the piles
-    moved (not shuffled ones): both keep their whole order, the moved cards' links carried over."""
+    :func:`pile_capacity`) is moved onto in bulk, where the order is then read (or whose cards
+    choices name by place, ``named``), with the piles moved (not shuffled ones): both keep their
+    whole order, the moved cards' links carried over."""
     out: set[Location] = set()
     effects = [e for _, e in sorted(program.effects.items())]
     for index, effect in enumerate(effects):
         moved = _whole_pile(effect, model)
         if moved is not None and max(capacity.get(p, 2) for p in moved[0]) > 1:
             sources, targets = moved
-            if targets & ordered and not sources & heapy and _order_read(effects, index, targets & ordered, model, set()):
+            if targets & ordered and not sources & heapy and (
+                    targets & named or _order_read(effects, index, targets & ordered, model, set())):
                 out |= sources | (targets & ordered)
     return out
 
@@ -276,6 +271,37 @@ def _top_of(card: Any, env: Env, model: GameModel) -> list[Location]:
     return []
 
 
+def shuffles_and_bulk_moves(program: ir.Program, model: GameModel, domains: CardDomains
+                            ) -> tuple[set[Location], list[tuple[set[Location], set[Location]]]]:
+    """The piles shuffled somewhere, and every bulk move as (the piles it can take cards from,
+    those it can put them on)."""
+    shuffled: set[Location] = set()
+    edges: list[tuple[set[Location], set[Location]]] = []
+    for effect in program.effects.values():
+        if isinstance(effect, ir.Shuffle):
+            shuffled.update(concrete(effect.target, effect.env, model))
+        elif isinstance(effect, ir.BulkMove):
+            sources = set(AccessAnalysis(model, domains, set(), set()).card_source_coll(effect.source, effect.env))
+            edges.append((sources, set(concrete(effect.target, effect.env, model))))
+    return shuffled, edges
+
+
+def heap_origins(program: ir.Program, model: GameModel, domains: CardDomains,
+                 places: AbstractSet[Location]) -> set[Location]:
+    """The shuffled piles whose cards can reach ``places`` by bulk moves (one after another):
+    where the heaps of ``places`` come from."""
+    shuffled, edges = shuffles_and_bulk_moves(program, model, domains)
+    reach = set(places)
+    changed = True
+    while changed:
+        changed = False
+        for sources, targets in edges:
+            if targets & reach and not sources <= reach:
+                reach |= sources
+                changed = True
+    return reach & shuffled
+
+
 def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location],
                   bulk_edges: list[tuple[set[Location], set[Location]]]) -> tuple[set[Location], set[Location]]:
     """Ordered locations (their top is read) and heap-capable ones (shuffled, or filled in bulk
@@ -298,12 +324,14 @@ __all__ = [
     "bulk_linked",
     "bulk_targets",
     "dealt_before_shuffle",
+    "heap_origins",
     "loose_piles",
     "order_classes",
     "order_facts",
     "peeked",
     "pile_capacity",
     "program_expressions",
+    "shuffles_and_bulk_moves",
     "spliced_piles",
     "walk_with_env",
 ]

@@ -7,11 +7,12 @@ from ggp.errors import Location, Problem
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Function, Term, Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
+from translators.recycle.analysis.blind import fork_places
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.emit.groups import layout, slots
-from translators.recycle.emit.handles import handle
+from translators.recycle.emit.handles import handle, lossy_places
 from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
@@ -53,9 +54,18 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
                 member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
                 if sym.var in emitter.handles:  # named by place where the chooser does not see it
                     member = member + [handle(comp, who, sym.var, emitter.handles[sym.var])]
-                for problem in _hidden_options(comp, option, sym.var, who, member, source):
-                    if sym.var not in emitter.handles and problem not in warnings:
-                        warnings.append(problem)
+                    lossy = sorted(f"({p.owner} {p.vis} {p.name.lower()})"
+                                   for p in set(fork_places(sym, comp.model, comp.domains)) & lossy_places(comp))
+                    if lossy:
+                        message = (f"the options of this choice name the cards of {', '.join(lossy)}, which its "
+                                   "chooser may not see, once its order is lost (cards moved onto it in bulk from a "
+                                   "pile whose order is not kept): its legal moves then tell it which cards are there")
+                        problem = Problem(Location(source, option.node.line or 1, option.node.column or 1), message,
+                                          "warning")
+                        warnings += [problem] if problem not in warnings else []
+                else:
+                    warnings += [p for p in _hidden_options(comp, option, sym.var, who, member, source)
+                                 if p not in warnings]
                 lits += member
             lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl)
             move = emitter.choose_term(option)

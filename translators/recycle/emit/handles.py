@@ -6,10 +6,14 @@ is named in the move by a handle: the card itself where the chooser sees its pil
 state, by ``canview``::
 
     (<= (handle ?r ?l ?c ?c) (player ?r) (true (at ?c ?l)) (canview ?r ?l))
-    (<= (handle ?r ?l ?c (hidden ?l ?i)) (player ?r) (pheight ?l ?c ?i) (not (canview ?r ?l)))
+    (<= (handle ?r ?l ?c (hidden ?l ?i)) (player ?r) (pheight ?l ?c ?i) (not (canview ?r ?l))
+        (not (true (lost ?l))))
 
 The legal move and the rules of the option's effects both read ``(handle ?who ?l ?c ?h)``: the
-move names ``?h``, the effects move ``?c``.
+move names ``?h``, the effects move ``?c``. Where the pile's order is lost (cards moved onto it in
+bulk from a pile whose order is not kept), the cards are named as they are, the last resort::
+
+    (<= (handle ?r ?l ?c ?c) (player ?r) (true (at ?c ?l)) (not (canview ?r ?l)) (true (lost ?l)))
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from __future__ import annotations
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.blind import fork_places
+from translators.recycle.analysis.order import shuffles_and_bulk_moves
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.protocol import Compiler
+from translators.recycle.symbols.model import Location
 from translators.recycle.symbols.vocabulary import f, rule, true
 
 
@@ -35,6 +41,13 @@ def blind_forks(comp: Compiler) -> dict[Variable, Variable]:
     return out
 
 
+def lossy_places(comp: Compiler) -> set[Location]:
+    """The piles whose order can be lost in play: moved onto in bulk from a pile whose order is
+    not kept (where a handle names the cards as they are)."""
+    _, moves = shuffles_and_bulk_moves(comp.program, comp.model, comp.domains)
+    return {target for sources, targets in moves if sources - comp.linked for target in targets}
+
+
 def handle(comp: Compiler, who: Variable, card: Variable, name: Variable) -> Literal:
     """``name`` is how role ``who`` names ``card`` in a move (the rules written once)."""
     if ("handle",) not in comp.book.memo:
@@ -44,8 +57,10 @@ def handle(comp: Compiler, who: Variable, card: Variable, name: Variable) -> Lit
         with comp.book.group("how a player names a card in a move: the card where it sees the pile, else its place"):
             comp.book.add(rule(f("handle", R, L, C, C), f("player", R), true(f("at", C, L)), f("canview", R, L)))
             comp.book.add(rule(f("handle", R, L, C, f("hidden", L, I)), f("player", R), f(height, L, C, I),
-                               Not(f("canview", R, L))))
+                               Not(f("canview", R, L)), Not(true(f("lost", L)))))
+            comp.book.add(rule(f("handle", R, L, C, C), f("player", R), true(f("at", C, L)), Not(f("canview", R, L)),
+                               true(f("lost", L))))
     return f("handle", who, comp.fresh("l"), card, name)
 
 
-__all__ = ["blind_forks", "handle"]
+__all__ = ["blind_forks", "handle", "lossy_places"]
