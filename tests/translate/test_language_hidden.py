@@ -168,3 +168,19 @@ def test_a_face_down_table_dealt_in_bulk_from_a_shuffled_deck_against_the_engine
     assert not compile_game(parse_recycle(table, "table.rcy")).warnings
     runs = playouts(table, games=12)
     assert all(o == 6 for p in runs for o in p.options[:1])
+
+
+def test_hands_too_large_to_name_by_place_keep_the_card_names_with_a_located_warning() -> None:
+    """Four hands of a 24-card deck: keeping their whole order and every card's place would
+    ground rules over triples of their cards (4 x 24^3, eight times the fast reasoner's grounding);
+    the options name the cards, and the warning says why."""
+    deck = "(deck (RANK (NINE, TEN, JACK, QUEEN, KING, ACE)) (SUIT (HEARTS, SPADES, CLUBS, DIAMONDS)))"
+    deal = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 6 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+    text = game(f"{deal} {TAKE}", players=4, scoring=HAND_SIZE, deck=deck)
+    translation = compile_game(parse_recycle(text, "big.rcy"))
+    column = text.splitlines()[1].index("(any ((next player)") + 1
+    assert [str(w) for w in translation.warnings] == [
+        f"big.rcy:2:{column}: warning: the options of this choice name the cards of (?next_s1 iloc hand), which its chooser "
+        "may not see: its legal moves tell it which cards are there (naming them by place instead would cost 55,296 "
+        "of the 10,000 allowed: the cube of the cards each such pile can hold)"]
+    assert "(hidden" not in translation.kif

@@ -37,11 +37,26 @@ def fork_places(sym: ir.Sym, model: GameModel, domains: CardDomains) -> list[Loc
     return [p for p in sources if any(not model.visible(seat, p) for seat in range(model.players))]
 
 
+#: The most a game's piles named by place may cost, as the sum over them of the cube of the
+#: number of cards each can hold: keeping a pile's whole order, and the place of each of its
+#: cards, grounds rules over triples of its cards (a pile of 24 cards: 13,824; four hands of a
+#: 24-card deck made the fast reasoner ground for 40 s instead of 5). Beyond, the options name the
+#: cards (a located warning).
+BLIND_BUDGET = 10_000
+
+
 def blind_places(program: ir.Program, model: GameModel, domains: CardDomains) -> set[Location]:
     """Every pile some choice takes a card from that its chooser may not see (see
-    :func:`fork_places`): their whole order is kept."""
-    return {place for choice in program.choices.values() for option in choice.options
-            for sym in option.forks for place in fork_places(sym, model, domains)}
+    :func:`fork_places`): their whole order is kept. None when they would cost more than
+    :data:`BLIND_BUDGET`."""
+    places = {place for choice in program.choices.values() for option in choice.options
+              for sym in option.forks for place in fork_places(sym, model, domains)}
+    return places if blind_cost(places, domains) <= BLIND_BUDGET else set()
+
+
+def blind_cost(places: set[Location], domains: CardDomains) -> int:
+    """What naming the cards of ``places`` by place costs (see :data:`BLIND_BUDGET`)."""
+    return sum(len(domains.location(place)) ** 3 for place in places)
 
 
 def _chooser_location(coll: Any, env: Env) -> CardLocation | None:
@@ -55,4 +70,4 @@ def _chooser_location(coll: Any, env: Env) -> CardLocation | None:
     return None
 
 
-__all__ = ["blind_places", "fork_places"]
+__all__ = ["BLIND_BUDGET", "blind_cost", "blind_places", "fork_places"]

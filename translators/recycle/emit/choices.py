@@ -7,7 +7,7 @@ from ggp.errors import Location, Problem
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Function, Term, Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
-from translators.recycle.analysis.blind import fork_places
+from translators.recycle.analysis.blind import BLIND_BUDGET, blind_cost, fork_places
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
@@ -35,6 +35,10 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
     book, program = comp.book, comp.program
     warnings: list[Problem] = []
     firsts = {(ch.id, op.index): b for b, (ch, op) in plan.option_first.items()}
+    cost = blind_cost({p for ch in program.choices.values() for op in ch.options for sym in op.forks
+                       for p in fork_places(sym, comp.model, comp.domains)}, comp.domains)
+    why = (f" (naming them by place instead would cost {cost:,} of the {BLIND_BUDGET:,} allowed: the cube of the "
+           "cards each such pile can hold)") if cost > BLIND_BUDGET else ""
     for choice in program.choices.values():
         stage = choice.env.player_stage().id
         who = Variable(f"seat_{stage}")
@@ -64,7 +68,7 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
                                           "warning")
                         warnings += [problem] if problem not in warnings else []
                 else:
-                    warnings += [p for p in _hidden_options(comp, option, sym.var, who, member, source)
+                    warnings += [p for p in _hidden_options(comp, option, sym.var, who, member, source, why)
                                  if p not in warnings]
                 lits += member
             lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl)
@@ -88,10 +92,10 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
 
 
 def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable, member: list[Literal],
-                    source: str) -> list[Problem]:
+                    source: str, why: str = "") -> list[Problem]:
     """A warning when an option forks over cards in a location its chooser may not see (by
     :meth:`GameModel.visible`, for some seat of the chooser): the legal moves name the cards,
-    so they tell the chooser which cards are there."""
+    so they tell the chooser which cards are there (``why`` they are not named by place)."""
     model = comp.model
     found = []
     for lit in member:
@@ -110,7 +114,7 @@ def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable
             owner, vis, where = pattern.args
             node = option.node
             message = (f"the options of this choice name the cards of ({owner} {vis} {where}), which its "
-                       "chooser may not see: its legal moves tell it which cards are there")
+                       f"chooser may not see: its legal moves tell it which cards are there{why}")
             found.append(Problem(Location(source, node.line or 1, node.column or 1), message, "warning"))
     return found
 
