@@ -144,6 +144,19 @@ def test_powers_triangular_and_fibonacci_numbers_and_random_integers() -> None:
     assert {a for a, _ in got} == {19} and {b for _, b in got} == {1, 2, 3}
 
 
+def test_a_random_number_in_the_condition_of_an_action() -> None:
+    """``((== (random 1 .. 3) 2) ACTION)``: ``random`` draws in the step the condition is read,
+    once for the actions it guards (a located error before: "`random` can only be used in an
+    action"); four draws a game, each action's count is 0 to 4, and the two seats' counts are the
+    same draws. Against the engine's figures."""
+    body = ("(stage player (end (>= (game sto TURNS) 4))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc (game sto TURNS) 1)"
+            " ((== (random 1 .. 3) 2) (do ((inc ((0 player) sto SCORE) 1) (inc ((1 player) sto SCORE) 1)))))))")
+    got = scores(game(body), 40)
+    assert {a for a, b in got} <= {0, 1, 2, 3, 4} and all(a == b for a, b in got) and len(got) >= 3
+
+
 def test_a_size_in_arithmetic_ranges_over_what_the_pile_can_hold() -> None:
     # two cards dealt each of 52: at most four reach PLAYED (what passed through the hands), so
     # 3^(size PLAYED) is a table of 3^4, not 3^52 (a translation too large before); the stage

@@ -16,7 +16,15 @@ from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import parallel_card, static_elements
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel, Location
-from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Run, Slice, Var
+from translators.recycle.syntax.nodes import (
+    CardAt,
+    CardLocation,
+    Node,
+    Random,
+    Run,
+    Slice,
+    Var,
+)
 
 
 def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple[Any, Env]]:
@@ -69,6 +77,12 @@ def walk_with_env(node: Any, env: Env, model: GameModel | None = None) -> Iterat
                 stack.extend(bound)
             else:
                 stack.append((child, item_env))
+
+
+def reads_random(node: Any, env: Env) -> bool:
+    """Whether an expression reads a number ``random`` draws (``(random ...)``): a condition
+    that cannot be known before its step."""
+    return any(isinstance(sub, Random) for sub, _ in walk_with_env(node, env))
 
 
 def _bound_bodies(item: Node, env: Env, model: GameModel) -> list[tuple[Any, Env]] | None:
@@ -331,6 +345,7 @@ __all__ = [
     "peeked",
     "pile_capacity",
     "program_expressions",
+    "reads_random",
     "shuffles_and_bulk_moves",
     "spliced_piles",
     "walk_with_env",

@@ -22,6 +22,7 @@ from typing import Literal as TypingLiteral
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
+from translators.recycle.analysis.order import reads_random
 from translators.recycle.emit.contexts import SourceCtl, Val
 from translators.recycle.emit.ledger import Ledger
 from translators.recycle.ir import nodes as ir
@@ -382,11 +383,15 @@ class Control:
             parent, batch_id = no, following
 
     def skipping_guards(self, batch: Batch) -> list[ir.Guard]:
-        """The guards whose failure skips a batch: those every effect is under, but only as far
-        out as the guards the batch writes a flag for. A batch that writes ``(flag gK)`` for
+        """The guards whose failure skips a batch: those every effect is under, outside any that
+        reads what ``random`` draws in the batch, and only as far out as the guards the batch
+        writes a flag for. A batch that writes ``(flag gK)`` for
         later steps runs (and writes it) whenever gK and the guards around it hold, even if a
         guard further in fails for all its own effects."""
         common = self.common_guards(batch)
+        drawn = [g for g in common if self.guard_batch.get(g.anchor) == batch.id and reads_random(g.cond, g.env)]
+        if drawn:  # what random draws in the step cannot be read before it: the step runs
+            common = common[:common.index(drawn[0])]
         for guard in (g for e in batch.effects for g in e.guards):
             if guard.id in self.flagged and self.guard_batch.get(guard.anchor) == batch.id:
                 outer = self.program.effects[guard.anchor].guards

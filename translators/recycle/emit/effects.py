@@ -18,6 +18,7 @@ from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.moves import MoveName
+from translators.recycle.analysis.order import reads_random
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.handles import blind_forks, handle
@@ -132,10 +133,12 @@ class EffectEmitter:
         return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option)),
                 *named, *sorts]
 
-    def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None) -> list[Literal]:
-        """Guards and variable bindings an effect runs under (temps for earlier batches)."""
+    def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None,
+              skip: tuple[ir.Guard, ...] = ()) -> list[Literal]:
+        """Guards and variable bindings an effect runs under (temps for earlier batches), but
+        the guards ``skip``."""
         lits: list[Literal] = []
-        guards = effect.guards if upto is None else effect.guards[:upto]
+        guards = [g for g in (effect.guards if upto is None else effect.guards[:upto]) if g not in skip]
         for guard in guards:
             anchor = self.batch_of.get(guard.anchor)
             if anchor == batch.id:
@@ -146,6 +149,13 @@ class EffectEmitter:
         for sym in effect.env.syms():
             lits += self.sym_scope(sym, batch, ctl)
         return lits
+
+    def chance_scope(self, effect: ir.Effect, batch: Batch) -> list[Literal]:
+        """What ``random`` may choose for an effect under: its scope without the guards of this
+        step that ``random`` itself decides (a ``(random ...)`` in them): its legal moves cannot
+        depend on its own move."""
+        own = tuple(g for g in effect.guards if self.batch_of.get(g.anchor) == batch.id and reads_random(g.cond, g.env))
+        return self.scope(effect, batch, StepCtl(batch.id, chance=False), skip=own)
 
     def sym_scope(self, sym: Sym, batch: Batch, ctl: StepCtl) -> list[Literal]:
         """What binds a variable in this batch."""
@@ -196,7 +206,7 @@ class EffectEmitter:
             if index in merged:
                 continue
             effect = batch.effects[index]
-            self.comp.ledger.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+            self.comp.ledger.current_guards = act + self.chance_scope(effect, batch)
             with self.book.group(f"{describe(effect.node)} (step {batch.id})", effect.node):
                 base = act + self.scope(effect, batch, ctl)
                 self.effect(effect, batch, index, base, ctl)
@@ -394,7 +404,7 @@ class EffectEmitter:
             for index, (_, effect) in enumerate(members, start=1):
                 assert isinstance(effect, ir.SetInt)
                 env = effect.env
-                self.comp.ledger.current_guards = act + self.scope(effect, batch, StepCtl(batch.id, chance=False))
+                self.comp.ledger.current_guards = act + self.chance_scope(effect, batch)
                 base = act + self.scope(effect, batch, ctl)
                 owner_lits, owner = comp.owner(effect.cell.owner, env, ctl)
                 value_lits, value = comp.int_(effect.value, env, ctl)

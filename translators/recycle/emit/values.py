@@ -210,10 +210,12 @@ def str_total(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
 
 
 def random_value(cx: Compiler, node: Random, env: Env, ctl: Ctl) -> Val:
-    """``(random ...)``: a number ``random`` chooses in the step."""
-    if not ctl.chance:
-        raise TranslationError(node, "`random` can only be used in an action")
+    """``(random ...)``: a number ``random`` chooses in the step (read again, without asking
+    for it, by the rules that keep a condition of the step's actions for later steps)."""
+    if getattr(ctl, "batch", None) is None:
+        raise TranslationError(node, "`random` can only be used in an action or its condition")
     low, high = cx.interval(node, env)
     v = cx.fresh("n")
-    cx.ledger.chance(ctl.batch, ("num", list(cx.ledger.current_guards), [cx.sort_literal(v, f"int:{low}:{high}")], v))
-    return [does(RANDOM, f("num", v))], v
+    if ctl.chance:
+        cx.ledger.chance(ctl.batch, ("num", list(cx.ledger.current_guards), [cx.sort_literal(v, f"int:{low}:{high}")], v))
+    return [does(RANDOM, f("num", v)), cx.sort_literal(v, f"int:{low}:{high}")], v
