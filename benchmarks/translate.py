@@ -1,6 +1,6 @@
 """Benchmark: the RECYCLE -> GDL-II translator on every corpus game (``../shared/corpus/recycle``).
 
-    python benchmarks/translate.py [PATTERN...] [--games N] [--seconds S] [--json OUT.json]
+    python benchmarks/translate.py [PATTERN...] [--written] [--games N] [--seconds S] [--json OUT.json]
     python benchmarks/translate.py --shape [PATTERN...] [--json OUT.json] [--before OLD.json]
 
 For each game: translation time (target under 2 s), GDL rules, ground rules and the time to
@@ -10,7 +10,8 @@ decision under uniform random play next to the CardStock engine's own figures
 (``../shared/reference/cardstock-random-play.json``), and random playouts per second with the
 fast reasoner (target at least 100 for Agram with 4 players). ``PATTERN`` keeps the games whose
 file name contains it; ``--games`` random games are played for the statistics (default 20, at
-most ``--seconds`` per game, default 60), then playouts are timed for 3 s.
+most ``--seconds`` per game, default 60), then playouts are timed for 3 s. ``--written`` adds the
+games written here for the conformance replays (``tests/conformance/games``).
 
 ``--shape`` measures only the output's shape, for every corpus game and every rulesheet
 (``rulesheets/*.rcy``): rules, relations, the share of relation names with a number in them, and
@@ -128,9 +129,14 @@ def main() -> int:
     parser.add_argument("--shape", action="store_true",
                         help="only rules, relations, numbered names and translation time (rulesheets too)")
     parser.add_argument("--before", metavar="OLD.json", help="with --shape: an earlier --shape --json to compare with")
+    parser.add_argument("--written", action="store_true",
+                        help="also the games written here to check the translation against the engine "
+                             "(tests/conformance/games: Old Maid's and Concentration's hidden choices...)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     files = sorted(CORPUS.glob("*.rcy"))
+    if args.written:
+        files += sorted((ROOT / "tests" / "conformance" / "games").glob("*.rcy"))
     if args.shape:
         files += sorted((ROOT / "rulesheets").glob("*.rcy"))
     if not files:
