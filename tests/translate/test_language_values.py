@@ -7,6 +7,7 @@ engine (:mod:`tests.translate.language`)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from ggp.reasoner import make_machine
 from tests.translate.language import (
@@ -155,6 +156,44 @@ def test_a_random_number_in_the_condition_of_an_action() -> None:
             " ((== (random 1 .. 3) 2) (do ((inc ((0 player) sto SCORE) 1) (inc ((1 player) sto SCORE) 1)))))))")
     got = scores(game(body), 40)
     assert {a for a, b in got} <= {0, 1, 2, 3, 4} and all(a == b for a, b in got) and len(got) >= 3
+
+
+def test_a_bet_offered_only_when_the_player_can_pay_it() -> None:
+    """``(any (range 1 .. 3) 'B ((>= CHIPS 'B) ...))`` with chips wide-ranging (pots won): the
+    comparison of two wide values (a chain "at least v") lost the fork's ``'B`` and held for
+    every bet once one was affordable; a player with 2 chips was offered a bet of 3. Now after
+    betting 3 of its 5 chips, the first player is offered 1, 2 and folding (as the engine:
+    ``tests/conformance/games/affordable3.rcy`` replays its games decision by decision)."""
+    text = (Path(__file__).parents[1] / "conformance" / "games" / "affordable3.rcy").read_text()
+    machine = make_machine(compile_game(parse_recycle(text, "affordable3.rcy")).description, "fast")
+    rng = random.Random(1)
+    state, bets = machine.initial_state(), 0
+    while bets < 4:
+        legal = [list(machine.legal_moves(state, role)) for role in machine.roles]
+        deciding = [i for i, moves in enumerate(legal[:-1]) if str(moves[0]) != "noop"]
+        if deciding and bets == 3:
+            break
+        joint = [next((m for m in moves if str(m) == "(choose 0 3)"), None) or rng.choice(moves) for moves in legal]
+        bets += bool(deciding)
+        state = machine.next_state(state, tuple(joint))
+    assert deciding == [0] and sorted(str(m) for m in legal[0]) == ["(choose 0 1)", "(choose 0 2)", "(choose 1 nil)"]
+
+
+def test_an_option_whose_actions_are_all_conditional_over_two_steps_needs_one_that_holds() -> None:
+    """An option whose every action is conditional is offered only when one condition holds in
+    the decision's state (the engine reads them all as it builds the option, ``RecurseDo``, and
+    drops an option with no action), also when its actions take two steps (``dec`` then ``inc``
+    of the same cell): before, only options whose actions all fit the first step were checked,
+    and this one was offered with nothing to do. The first decision, with X and Y at 0, has the
+    one other option; against the engine's figures."""
+    body = ("(stage player (end (>= (game sto TURNS) 4))"
+            " (choice ((do (((>= ((current player) sto X) 1) (do ((dec ((current player) sto X) 1)"
+            " (inc ((current player) sto X) 2))))"
+            " ((>= ((current player) sto Y) 1) (inc ((current player) sto Y) 1))))"
+            " (inc ((current player) sto X) 1)))"
+            " (do ((inc (game sto TURNS) 1))))")
+    runs = playouts(game(body, scoring="(scoring max ((current player) sto X))"), 12)
+    assert {p.options[0] for p in runs} == {1} and {p.options[2] for p in runs} == {2}
 
 
 def test_a_size_in_arithmetic_ranges_over_what_the_pile_can_hold() -> None:

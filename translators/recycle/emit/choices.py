@@ -122,17 +122,20 @@ def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable
 def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: StepCtl) -> list[Literal]:
     """CardStock offers an option only if it makes some action (``GameIterator.BuildOptions``
     drops an empty one): the unconditional card moves of the option's first step need a card to
-    move; and an option all of whose effects are conditional, in its first step, needs one of
-    them whose conditions hold (and that has a card to move)."""
+    move; and an option all of whose effects are conditional needs one of them whose conditions
+    hold in the decision's state (and, in the first step, that has a card to move)."""
     first = batches[0]
     lits: list[Literal] = []
     for effect in first.effects:
         if not effect.guards:
             lits += _has_card(comp, effect, ctl)
     effects = option.effects[:option.own]
-    if effects and all(e.guards for e in effects) and {e.id for e in effects} <= {e.id for e in first.effects}:
+    firsts = {e.id for e in first.effects}
+    # the conditions read in the decision's state, as the engine reads every condition of an
+    # option when it builds the option (GameIterator.RecurseDo), before any action runs
+    if effects and all(e.guards for e in effects):
         alternatives = [[lit for guard in e.guards for lit in comp.cond(guard.cond, guard.env, ctl)]
-                        + _has_card(comp, e, ctl) for e in effects]
+                        + (_has_card(comp, e, ctl) if e.id in firsts else []) for e in effects]
         acts = comp.aux("acts", alternatives, option.env, option.node)
         lits += [] if acts is ALWAYS else [acts]
     return lits

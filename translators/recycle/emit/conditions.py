@@ -218,28 +218,36 @@ def chain_compare(cx: Compiler, op: str, left: Val, right: Val, ra: Interval, rb
         left, right, ra, rb = right, left, rb, ra
         op = {"<": ">", "<=": ">="}[op]
     (la, ta), (lb, tb) = left, right
-    params = [(s.var, s.sort) for s in cx.context(env) if s.var in lit_vars(la + lb)]
-    heads = [v for v, _ in params]
+    # the variables of the context each side reads, the sides themselves included (a fork's
+    # number compared as it is: ``(>= CHIPS 'B)`` in an option over ``'B``)
+    context = [(s.var, s.sort) for s in cx.context(env)]
+    left_params = [(v, srt) for v, srt in context if v in lit_vars(la) or v == ta]
+    params = [(v, srt) for v, srt in context if v in lit_vars(la + lb) or v in (ta, tb)]
+    left_heads, heads = [v for v, _ in left_params], [v for v, _ in params]
     prefix = cx.book.name("atleast", node)
     result = cx.book.name("cmp", node)
     shift = 1 if op == ">" else 0
-    def safe(body: list[Literal]) -> list[Literal]:
+
+    def safe(body: list[Literal], wanted: list[tuple[Variable, str]], fixed: Term) -> list[Literal]:
         bound = positive_vars(body)
-        return body + [cx.sort_literal(v, srt) for v, srt in params if v not in bound]
+        return body + [cx.sort_literal(v, srt) for v, srt in wanted if v not in bound and v != fixed]
+
+    def at(names: list[Variable], side: Term, value: int) -> list[Term]:
+        return [num(value) if h == side else h for h in names]
 
     with cx.book.group(f"{describe(node)}: the left side is at least v, for each v", node):
         for v in range(ra[0], ra[1] + 1):
-            here = f(prefix, *heads, Constant(_n(v)))
-            cx.book.add(rule(here, safe(substitute(la, ta, num(v)) if isinstance(ta, Variable) else la)))
+            here = f(prefix, *at(left_heads, ta, v), Constant(_n(v)))
+            cx.book.add(rule(here, safe(substitute(la, ta, num(v)) if isinstance(ta, Variable) else la, left_params, ta)))
             if v > ra[0]:
-                cx.book.add(rule(f(prefix, *heads, Constant(_n(v - 1))), [here]))
+                cx.book.add(rule(f(prefix, *left_heads, Constant(_n(v - 1))), [f(prefix, *left_heads, Constant(_n(v)))]))
         for w in range(rb[0], rb[1] + 1):
             need = w + shift
             if need > ra[1]:
                 continue
-            reach = f(prefix, *heads, Constant(_n(max(need, ra[0]))))
+            reach = f(prefix, *at(left_heads, tb, w), Constant(_n(max(need, ra[0]))))
             body = (substitute(lb, tb, num(w)) if isinstance(tb, Variable) else lb) + [reach]
-            cx.book.add(rule(f(result, *heads), safe(body)))
+            cx.book.add(rule(f(result, *at(heads, tb, w)), safe(body, params, tb)))
     return [f(result, *heads)]
 
 
