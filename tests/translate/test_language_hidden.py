@@ -134,20 +134,24 @@ def test_one_pile_a_chooser_sees_and_another_does_not() -> None:
     assert second == [f"(play (hidden (loc player0 iloc hand) {i}))" for i in range(2)]
 
 
+#: Concentration's turns: two cards of the face-down table turned; a pair of the same rank is
+#: kept, else both go back under the table.
+TURN_TWO = (
+    " (stage player (end (or (== (size (game hloc TABLE)) 0) (>= (game sto TURNS) 8)))"
+    " (choice ((any (game hloc TABLE) 'C (move 'C (top (game vloc FLIP))))))"
+    " (choice ((any (game hloc TABLE) 'C (move 'C (top (game vloc FLIP))))))"
+    " (do ((inc (game sto TURNS) 1)"
+    " ((== (cardatt RANK (top (game vloc FLIP))) (cardatt RANK (0 (game vloc FLIP))))"
+    " (do ((repeat all (move (top (game vloc FLIP)) (top ((current player) vloc WON)))) (inc ((current player) sto SCORE) 1))))"
+    " ((!= (cardatt RANK (top (game vloc FLIP))) (cardatt RANK (0 (game vloc FLIP))))"
+    " (repeat all (move (top (game vloc FLIP)) (bottom (game hloc TABLE))))))))")
+
+
 def test_a_face_down_table_two_cards_turned_a_turn_against_the_engine() -> None:
     """Concentration: the table's cards are named by place, put back under the table when they
     differ; the figures agree with the engine's (choices per game, options per decision...)."""
-    table = game(
-        "(do ((repeat all (move (top (game iloc STOCK)) (top (game hloc TABLE)))) (shuffle (game hloc TABLE))))"
-        " (stage player (end (or (== (size (game hloc TABLE)) 0) (>= (game sto TURNS) 8)))"
-        " (choice ((any (game hloc TABLE) 'C (move 'C (top (game vloc FLIP))))))"
-        " (choice ((any (game hloc TABLE) 'C (move 'C (top (game vloc FLIP))))))"
-        " (do ((inc (game sto TURNS) 1)"
-        " ((== (cardatt RANK (top (game vloc FLIP))) (cardatt RANK (0 (game vloc FLIP))))"
-        " (do ((repeat all (move (top (game vloc FLIP)) (top ((current player) vloc WON)))) (inc ((current player) sto SCORE) 1))))"
-        " ((!= (cardatt RANK (top (game vloc FLIP))) (cardatt RANK (0 (game vloc FLIP))))"
-        " (repeat all (move (top (game vloc FLIP)) (bottom (game hloc TABLE))))))))")
-    runs = playouts(table, games=12)
+    deal = "(do ((repeat all (move (top (game iloc STOCK)) (top (game hloc TABLE)))) (shuffle (game hloc TABLE))))"
+    runs = playouts(game(deal + TURN_TWO), games=12)
     assert all(o == 6 for p in runs for o in p.options[:1])
 
 
@@ -155,16 +159,8 @@ def test_a_face_down_table_dealt_in_bulk_from_a_shuffled_deck_against_the_engine
     """The same, the table filled by moving the shuffled stock onto it whole: the stock's shuffle
     is laid out card by card and its links carried over to the table, so the table's cards are
     named by place (before: by card, with a warning)."""
-    table = game(
-        "(do ((shuffle (game iloc STOCK)) (repeat all (move (top (game iloc STOCK)) (top (game hloc TABLE))))))"
-        " (stage player (end (or (== (size (game hloc TABLE)) 0) (>= (game sto TURNS) 8)))"
-        " (choice ((any (game hloc TABLE) 'C (move 'C (top (game vloc FLIP))))))"
-        " (choice ((any (game hloc TABLE) 'C (move 'C (top (game vloc FLIP))))))"
-        " (do ((inc (game sto TURNS) 1)"
-        " ((== (cardatt RANK (top (game vloc FLIP))) (cardatt RANK (0 (game vloc FLIP))))"
-        " (do ((repeat all (move (top (game vloc FLIP)) (top ((current player) vloc WON)))) (inc ((current player) sto SCORE) 1))))"
-        " ((!= (cardatt RANK (top (game vloc FLIP))) (cardatt RANK (0 (game vloc FLIP))))"
-        " (repeat all (move (top (game vloc FLIP)) (bottom (game hloc TABLE))))))))")
+    deal = "(do ((shuffle (game iloc STOCK)) (repeat all (move (top (game iloc STOCK)) (top (game hloc TABLE))))))"
+    table = game(deal + TURN_TWO)
     assert not compile_game(parse_recycle(table, "table.rcy")).warnings
     runs = playouts(table, games=12)
     assert all(o == 6 for p in runs for o in p.options[:1])
