@@ -12,7 +12,7 @@ from ggp.analysis.plan import AnalysisPlan
 from ggp.analysis.run import run_analysis
 from ggp.gdl.load import load_game
 from ggp.gdl.terms import Term
-from ggp.players.base import Player, TurnView
+from ggp.players.base import TurnView
 from ggp.players.pimc import PimcPlayer
 from ggp.players.simple import RandomPlayer
 

@@ -13,7 +13,7 @@ from tests.spiel.support import bridged
 from ggp.belief import Belief, Observation  # noqa: E402
 from ggp.deadline import Deadline  # noqa: E402
 from ggp.players.base import MatchInfo, StartView, TurnView  # noqa: E402
-from ggp.players.registry import available_players, create_player  # noqa: E402
+from ggp.players.registry import available_players  # noqa: E402
 from ggp.reasoner import make_machine  # noqa: E402
 from ggp.gdl.terms import Term  # noqa: E402
 from ggp.reasoner.play import history_states, random_joint_move  # noqa: E402

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from ggp.gdl.load import load_game
-from ggp.gdl.terms import Constant
 from ggp.manager.client import LocalPlayer
 from ggp.manager.clocks import Clocks
 from ggp.manager.record import MatchRecord

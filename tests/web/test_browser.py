@@ -11,8 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.conftest import RULESHEETS
 from tests.web.browser import Served
 
