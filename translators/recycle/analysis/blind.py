@@ -10,9 +10,11 @@ the piles found here (``emit/handles.py`` writes the moves).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from translators.recycle.analysis.batches import AccessAnalysis
+from translators.recycle.analysis.order import shuffles_and_bulk_moves
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, deref
@@ -45,18 +47,31 @@ def fork_places(sym: ir.Sym, model: GameModel, domains: CardDomains) -> list[Loc
 BLIND_BUDGET = 10_000
 
 
-def blind_places(program: ir.Program, model: GameModel, domains: CardDomains) -> set[Location]:
+def unseen_places(program: ir.Program, model: GameModel, domains: CardDomains) -> set[Location]:
     """Every pile some choice takes a card from that its chooser may not see (see
-    :func:`fork_places`): their whole order is kept. None when they would cost more than
-    :data:`BLIND_BUDGET`."""
-    places = {place for choice in program.choices.values() for option in choice.options
-              for sym in option.forks for place in fork_places(sym, model, domains)}
+    :func:`fork_places`)."""
+    return {place for choice in program.choices.values() for option in choice.options
+            for sym in option.forks for place in fork_places(sym, model, domains)}
+
+
+def blind_places(program: ir.Program, model: GameModel, domains: CardDomains) -> set[Location]:
+    """The piles of :func:`unseen_places`, whose whole order is kept so that their cards are
+    named by place; none when they would cost more than :data:`BLIND_BUDGET`."""
+    places = unseen_places(program, model, domains)
     return places if blind_cost(places, domains) <= BLIND_BUDGET else set()
 
 
 def blind_cost(places: set[Location], domains: CardDomains) -> int:
     """What naming the cards of ``places`` by place costs (see :data:`BLIND_BUDGET`)."""
     return sum(len(domains.location(place)) ** 3 for place in places)
+
+
+def lossy_places(program: ir.Program, model: GameModel, domains: CardDomains,
+                 linked: AbstractSet[Location]) -> set[Location]:
+    """The piles whose order can be lost in play: moved onto in bulk from a pile whose order is
+    not kept (not ``linked``); there a choice names their cards as they are."""
+    _, moves = shuffles_and_bulk_moves(program, model, domains)
+    return {target for sources, targets in moves if sources - linked for target in targets}
 
 
 def _chooser_location(coll: Any, env: Env) -> CardLocation | None:
@@ -70,4 +85,4 @@ def _chooser_location(coll: Any, env: Env) -> CardLocation | None:
     return None
 
 
-__all__ = ["BLIND_BUDGET", "blind_cost", "blind_places", "fork_places"]
+__all__ = ["BLIND_BUDGET", "blind_cost", "blind_places", "fork_places", "lossy_places", "unseen_places"]

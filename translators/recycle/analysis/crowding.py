@@ -30,8 +30,8 @@ from typing import Any
 
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.memo import ByIdentity
-from translators.recycle.analysis.order import walk_with_env as _walk_with_env
 from translators.recycle.analysis.places import CardDomains, concrete
+from translators.recycle.analysis.walks import walk_with_env as _walk_with_env
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Sym, deref

@@ -7,12 +7,18 @@ from ggp.errors import Location, Problem
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Function, Term, Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
-from translators.recycle.analysis.blind import BLIND_BUDGET, blind_cost, fork_places
+from translators.recycle.analysis.blind import (
+    BLIND_BUDGET,
+    blind_cost,
+    fork_places,
+    lossy_places,
+    unseen_places,
+)
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.emit.groups import layout, slots
-from translators.recycle.emit.handles import handle, lossy_places
+from translators.recycle.emit.handles import handle
 from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
@@ -35,8 +41,8 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
     book, program = comp.book, comp.program
     warnings: list[Problem] = []
     firsts = {(ch.id, op.index): b for b, (ch, op) in plan.option_first.items()}
-    cost = blind_cost({p for ch in program.choices.values() for op in ch.options for sym in op.forks
-                       for p in fork_places(sym, comp.model, comp.domains)}, comp.domains)
+    cost = blind_cost(unseen_places(program, comp.model, comp.domains), comp.domains)
+    lossy = lossy_places(program, comp.model, comp.domains, comp.linked)
     why = (f" (naming them by place instead would cost {cost:,} of the {BLIND_BUDGET:,} allowed: the cube of the "
            "cards each such pile can hold)") if cost > BLIND_BUDGET else ""
     for choice in program.choices.values():
@@ -58,10 +64,10 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
                 member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
                 if sym.var in emitter.handles:  # named by place where the chooser does not see it
                     member = member + [handle(comp, who, sym.var, emitter.handles[sym.var])]
-                    lossy = sorted(f"({p.owner} {p.vis} {p.name.lower()})"
-                                   for p in set(fork_places(sym, comp.model, comp.domains)) & lossy_places(comp))
-                    if lossy:
-                        message = (f"the options of this choice name the cards of {', '.join(lossy)}, which its "
+                    lost = sorted(f"({p.owner} {p.vis} {p.name.lower()})"
+                                  for p in set(fork_places(sym, comp.model, comp.domains)) & lossy)
+                    if lost:
+                        message = (f"the options of this choice name the cards of {', '.join(lost)}, which its "
                                    "chooser may not see, once its order is lost (cards moved onto it in bulk from a "
                                    "pile whose order is not kept): its legal moves then tell it which cards are there")
                         problem = Problem(Location(source, option.node.line or 1, option.node.column or 1), message,

@@ -22,7 +22,7 @@ from typing import Literal as TypingLiteral
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
-from translators.recycle.analysis.order import reads_random
+from translators.recycle.analysis.walks import reads_random
 from translators.recycle.emit.contexts import SourceCtl, Val
 from translators.recycle.emit.ledger import Ledger
 from translators.recycle.ir import nodes as ir

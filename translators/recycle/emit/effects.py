@@ -18,8 +18,8 @@ from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.batches import Batch
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.moves import MoveName
-from translators.recycle.analysis.order import reads_random
 from translators.recycle.analysis.places import concrete
+from translators.recycle.analysis.walks import reads_random
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.handles import blind_forks, handle
 from translators.recycle.emit.ledger import Temp

@@ -21,10 +21,8 @@ from __future__ import annotations
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.blind import fork_places
-from translators.recycle.analysis.order import shuffles_and_bulk_moves
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.protocol import Compiler
-from translators.recycle.symbols.model import Location
 from translators.recycle.symbols.vocabulary import f, rule, true
 
 
@@ -39,13 +37,6 @@ def blind_forks(comp: Compiler) -> dict[Variable, Variable]:
                 if places and set(places) <= comp.linked:
                     out[sym.var] = Variable(f"h_{sym.var.name}")
     return out
-
-
-def lossy_places(comp: Compiler) -> set[Location]:
-    """The piles whose order can be lost in play: moved onto in bulk from a pile whose order is
-    not kept (where a handle names the cards as they are)."""
-    _, moves = shuffles_and_bulk_moves(comp.program, comp.model, comp.domains)
-    return {target for sources, targets in moves if sources - comp.linked for target in targets}
 
 
 def handle(comp: Compiler, who: Variable, card: Variable, name: Variable) -> Literal:
@@ -63,4 +54,4 @@ def handle(comp: Compiler, who: Variable, card: Variable, name: Variable) -> Lit
     return f("handle", who, comp.fresh("l"), card, name)
 
 
-__all__ = ["blind_forks", "handle", "lossy_places"]
+__all__ = ["blind_forks", "handle"]

@@ -212,7 +212,7 @@ def str_total(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> Val:
 def random_value(cx: Compiler, node: Random, env: Env, ctl: Ctl) -> Val:
     """``(random ...)``: a number ``random`` chooses in the step (read again, without asking
     for it, by the rules that keep a condition of the step's actions for later steps)."""
-    if getattr(ctl, "batch", None) is None:
+    if ctl.batch is None or ctl.resolving:
         raise TranslationError(node, "`random` can only be used in an action or its condition")
     low, high = cx.interval(node, env)
     v = cx.fresh("n")
