@@ -394,3 +394,25 @@ def test_the_piles_whose_order_is_kept_are_the_same_for_every_seat_of_a_symmetri
     linked = {line for line in kif.splitlines() if line.startswith("(linked ")}
     assert linked and linked == {line.replace("player0", "@").replace("player1", "player0").replace("@", "player1")
                                  for line in linked}
+
+
+def test_a_repeat_all_out_of_a_filter_moves_one_card_as_the_engine_does() -> None:
+    """CardStock builds every move of a ``repeat all`` before it runs one, each from the text
+    again: out of ``(top (filter ...))``, or of a ``let`` bound to a filter (a list of cards
+    the engine makes a new collection of at each read), each move takes the same card (the first
+    moves it, the others leave it where it is); out of a ``let`` bound to a location every card
+    goes (``ir/rebuilt.py``; every card went in all three before). Each hand of three holds one
+    to three of the four cards that are not THREEs: one goes to KEPT, one more, if there is one,
+    to OTHER, and what is left of the hand to REST. Against the engine's figures."""
+    moves = ("(do ((all player 'P (do ((repeat all (move (top (filter ('P iloc HAND) 'C (!= (cardatt RANK 'C) THREE)))"
+             " (top ('P vloc KEPT))))"
+             " (let (filter ('P iloc HAND) 'C (!= (cardatt RANK 'C) THREE)) 'F"
+             " (repeat all (move (top 'F) (top ('P vloc OTHER)))))"
+             " (let ('P iloc HAND) 'H (repeat all (move (top 'H) (top ('P vloc REST))))))))))")
+    scoring = ("(scoring max (+ (* 100 (size ((current player) vloc KEPT))) (+ (* 10 (size ((current player) vloc OTHER)))"
+               " (size ((current player) vloc REST)))))")
+    deal = "(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+    # n of a hand's cards are not THREEs (the two hands share the four): 100 for the one kept,
+    # 10 for one more, the rest of the hand 1 each
+    score = {n: 100 + 10 * min(1, n - 1) + 2 - min(1, n - 1) for n in (1, 2, 3)}
+    assert scores(game(f"{deal} {moves}", scoring=scoring), 12) <= {(score[n], score[4 - n]) for n in (1, 2, 3)}

@@ -448,3 +448,20 @@ def test_the_score_of_the_actual_best_card_when_two_tie() -> None:
     best = ("(scoring max (score (actual (max ((current player) iloc HAND) using (game points VALUE)))"
             " using (game points VALUE)))")
     assert scores(game(f"{deal} {DRAW}", scoring=best), games=2) == {(3, 2)}
+
+
+def test_an_option_whose_all_has_no_card_to_act_on_is_not_offered() -> None:
+    """An ``all`` over an empty collection makes no action, and CardStock drops an option that
+    makes none: taking the next player's THREEs is offered only when it holds one (it was
+    offered always). The first player is dealt the top three cards, the THREEs among them (the
+    deck is not shuffled; its top is the card created last), so the first decision has the one
+    option and the second two; against the engine's figures."""
+    deal = ("(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+            " (repeat 3 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))")
+    turn = ("(stage player (end (>= (game sto TURNS) 4))"
+            " (choice ((all (filter ((next player) iloc HAND) 'C (== (cardatt RANK 'C) THREE)) 'C"
+            " (move 'C (top ((current player) iloc HAND))))"
+            " (inc ((current player) sto SCORE) 1)))"
+            " (do ((inc (game sto TURNS) 1))))")
+    runs = playouts(game(f"{deal} {turn}"), 12)
+    assert {p.options[0] for p in runs} == {1} and {p.options[1] for p in runs} == {2}

@@ -15,6 +15,7 @@ from translators.recycle import (
 from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.moves import move_names
 from translators.recycle.ir.forks import lift_groups
+from translators.recycle.ir.rebuilt import moves_built_once
 from translators.recycle.rulebook.frame import frame_by_step
 from translators.recycle.rulebook.guards import pc_guards
 from translators.recycle.rulebook.inline import inline
@@ -29,6 +30,7 @@ from translators.recycle.rulebook.order import binders_first, no_left_recursion
 from translators.recycle.rulebook.owners import fold_by_owner
 from translators.recycle.rulebook.steps import fold_steps
 from translators.recycle.symbols.vocabulary import card_constant
+from translators.recycle.syntax.nodes import Do
 from translators.recycle.translate import analysed
 
 
@@ -244,3 +246,20 @@ def test_groups_chosen_within_a_card_are_lifted_out_of_its_any() -> None:
     assert print_recycle(fork) == "(any (game iloc HAND) 'C ((> (size 'C) 0) (move 'C (top (game vloc WON)))))"
     assert print_recycle(chosen.collection) == "(filter (subsets (game vloc TABLE)) 'S (== (size 'S) 1))"
     assert lift_groups(parse_fragment("(any (game iloc HAND) 'C (move 'C (top (game vloc WON))))", "item")) is None
+
+
+def test_a_repeat_all_out_of_a_collection_built_in_the_move_is_one_move() -> None:
+    def rewritten(item: str) -> str:
+        text = f"(game (setup (create players 2) (create deck (game iloc HAND) (deck (RANK (ONE))))) (do ({item})) (scoring max 0))"
+        block = moves_built_once(parse_recycle(text, "t.rcy")).flow[0]
+        assert isinstance(block, Do)
+        return " ".join(print_recycle(block.items[0]).split())
+
+    built = "(repeat all (move (top (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE))) (top (game vloc WON))))"
+    assert rewritten(built) == "(move (top (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE))) (top (game vloc WON)))"
+    let = "(let (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'F (repeat all (move (top 'F) (top (game vloc WON)))))"
+    assert rewritten(let) == "(let (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'F (move (top 'F) (top (game vloc WON))))"
+    for kept in ("(repeat all (move (top (game iloc HAND)) (top (game vloc WON))))",
+                 "(let (game iloc HAND) 'F (repeat all (move (top 'F) (top (game vloc WON)))))",
+                 "(all (partition RANK (game iloc HAND)) 'F (repeat all (move (top 'F) (top (game vloc WON)))))"):
+        assert rewritten(kept) == kept

@@ -66,6 +66,7 @@ from translators.recycle.ir.lower import lower
 from translators.recycle.ir.made import made_sites, make_in_play
 from translators.recycle.ir.names import expand_names
 from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.rebuilt import moves_built_once
 from translators.recycle.ir.repeats import (
     Site,
     cell_name,
@@ -116,7 +117,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     domains, pile order, point maps, integer ranges), writing into ``book``, and the game's
     effects cut into steps: everything the rules are then written from."""
     book = book if book is not None else RuleBook()
-    game = made_in_play(expand_names(hoist_decks(game)))
+    game = made_in_play(expand_names(hoist_decks(moves_built_once(game))))
     model, program, domains, pointmaps, ranges = _lowered(game)
     blind = blind_places(program, model, domains)
     ordered, heapy, linked = order_facts(program, model, domains, blind)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from translators.recycle.ir.elements import static_elements
-from translators.recycle.ir.nodes import Env, deref
+from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.syntax.nodes import Node, Random, Var
 
@@ -45,6 +45,12 @@ def reads_random(node: Any, env: Env) -> bool:
     return any(isinstance(sub, Random) for sub, _ in walk_with_env(node, env))
 
 
+def reads_variable(node: Any, env: Env) -> bool:
+    """Whether an expression reads a variable standing for a GDL variable (a choice's fork, a
+    card of an ``all``): it has a value only where that variable is bound."""
+    return any(isinstance(sub, Var) and isinstance(sub_env.get(sub.name), Sym) for sub, sub_env in walk_with_env(node, env))
+
+
 def _bound_bodies(item: Node, env: Env, model: GameModel) -> list[tuple[Any, Env]] | None:
     """An aggregate's body with its variable bound to each element of a collection known before
     play; None for other nodes."""
@@ -55,4 +61,4 @@ def _bound_bodies(item: Node, env: Env, model: GameModel) -> list[tuple[Any, Env
     return None if not elements else [(body, env.bind(var.name, binding)) for binding, _ in elements]
 
 
-__all__ = ["reads_random", "walk_with_env"]
+__all__ = ["reads_random", "reads_variable", "walk_with_env"]

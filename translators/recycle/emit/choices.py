@@ -128,23 +128,34 @@ def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable
 def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: StepCtl) -> list[Literal]:
     """CardStock offers an option only if it makes some action (``GameIterator.BuildOptions``
     drops an empty one): the unconditional card moves of the option's first step need a card to
-    move; and an option all of whose effects are conditional needs one of them whose conditions
-    hold in the decision's state (and, in the first step, that has a card to move)."""
+    move; and an option all of whose effects are conditional (guarded, or run for each card of an
+    ``all``, which makes none over an empty collection) needs one of them whose conditions hold
+    in the decision's state (and, in the first step, that has a card to move)."""
     first = batches[0]
     lits: list[Literal] = []
     for effect in first.effects:
-        if not effect.guards:
+        if not effect.guards and not _loops(option, effect):
             lits += _has_card(comp, effect, ctl)
     effects = option.effects[:option.own]
     firsts = {e.id for e in first.effects}
-    # the conditions read in the decision's state, as the engine reads every condition of an
-    # option when it builds the option (GameIterator.RecurseDo), before any action runs
-    if effects and all(e.guards for e in effects):
-        alternatives = [[lit for guard in e.guards for lit in comp.cond(guard.cond, guard.env, ctl)]
+    # the conditions and the collections read in the decision's state, as the engine reads them
+    # when it builds the option (GameIterator.RecurseDo), before any action runs
+    if effects and all(e.guards or _loops(option, e) for e in effects):
+        alternatives = [[lit for var, domain in _loops(option, e)
+                         for lit in comp.member(domain.collection, domain.env, ctl, var)]
+                        + [lit for guard in e.guards for lit in comp.cond(guard.cond, guard.env, ctl)]
                         + (_has_card(comp, e, ctl) if e.id in firsts else []) for e in effects]
-        acts = comp.aux("acts", alternatives, option.env, option.node)
+        acts = comp.aux("acts", alternatives, option.env, option.node, extra=[(s.var, s.sort) for s in option.forks])
         lits += [] if acts is ALWAYS else [acts]
     return lits
+
+
+def _loops(option: ir.Option, effect: ir.Effect) -> list[tuple[Variable, ir.Domain]]:
+    """The card variables of the ``all`` loops within ``option`` that ``effect`` runs for, and
+    their collections, outermost first."""
+    outside = option.env.syms()
+    return [(s.var, s.domain) for s in effect.env.syms()
+            if s.domain is not None and s.domain.parallel and s not in outside]
 
 
 def _has_card(comp: Compiler, effect: ir.Effect, ctl: StepCtl) -> list[Literal]:

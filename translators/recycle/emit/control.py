@@ -22,7 +22,7 @@ from typing import Literal as TypingLiteral
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
-from translators.recycle.analysis.walks import reads_random
+from translators.recycle.analysis.walks import reads_random, reads_variable
 from translators.recycle.emit.contexts import SourceCtl, Val
 from translators.recycle.emit.ledger import Ledger
 from translators.recycle.ir import nodes as ir
@@ -392,6 +392,11 @@ class Control:
         drawn = [g for g in common if self.guard_batch.get(g.anchor) == batch.id and reads_random(g.cond, g.env)]
         if drawn:  # what random draws in the step cannot be read before it: the step runs
             common = common[:common.index(drawn[0])]
+        # a guard reading a choice's fork or the card of an `all` is read where that is bound,
+        # in the step, not while control is resolved
+        bound = [g for g in common if self.guard_batch.get(g.anchor) == batch.id and reads_variable(g.cond, g.env)]
+        if bound:
+            common = common[:common.index(bound[0])]
         for guard in (g for e in batch.effects for g in e.guards):
             if guard.id in self.flagged and self.guard_batch.get(guard.anchor) == batch.id:
                 outer = self.program.effects[guard.anchor].guards
