@@ -24,8 +24,6 @@ ALL = corpus()
 
 #: Games whose figures differ from the engine's, and why.
 KNOWN = {
-    "GoFish2": "the engine plays 69.3 decisions per game; the rules as written give 57.8 (an independent "
-               "Python implementation of them, 5000 games), as does the translation",
     "ContinuousPairs4": "the engine throws NotImplementedException in 353 of 500 games ((top 'PAIRS) on a tuples "
                         "result), so its figures describe the 147 games without a pair",
     "CrazyEights4": "the engine passes the choice limit in 123 of 500 games; its mean is over the others only",
