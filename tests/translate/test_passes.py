@@ -249,8 +249,8 @@ def test_groups_chosen_within_a_card_are_lifted_out_of_its_any() -> None:
 
 
 def test_a_repeat_all_out_of_a_collection_built_in_the_move_is_one_move() -> None:
-    def rewritten(item: str) -> str:
-        text = f"(game (setup (create players 2) (create deck (game iloc HAND) (deck (RANK (ONE))))) (do ({item})) (scoring max 0))"
+    def rewritten(item: str, declare: str = "") -> str:
+        text = f"(game {declare} (setup (create players 2) (create deck (game iloc HAND) (deck (RANK (ONE))))) (do ({item})) (scoring max 0))"
         block = moves_built_once(parse_recycle(text, "t.rcy")).flow[0]
         assert isinstance(block, Do)
         return " ".join(print_recycle(block.items[0]).split())
@@ -259,6 +259,8 @@ def test_a_repeat_all_out_of_a_collection_built_in_the_move_is_one_move() -> Non
     assert rewritten(built) == "(move (top (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE))) (top (game vloc WON)))"
     let = "(let (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'F (repeat all (move (top 'F) (top (game vloc WON)))))"
     assert rewritten(let) == "(let (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'F (move (top 'F) (top (game vloc WON))))"
+    declared = "(declare (filter (game iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'F)"
+    assert rewritten("(repeat all (move (top 'F) (top (game vloc WON))))", declared) == "(move (top 'F) (top (game vloc WON)))"
     for kept in ("(repeat all (move (top (game iloc HAND)) (top (game vloc WON))))",
                  "(let (game iloc HAND) 'F (repeat all (move (top 'F) (top (game vloc WON)))))",
                  "(all (partition RANK (game iloc HAND)) 'F (repeat all (move (top 'F) (top (game vloc WON)))))"):

@@ -7,7 +7,7 @@ every card goes. Where COLL is a collection computed from locations and written 
 ``filter``, ``union``, ``intersect``, ``disjunction``, ``sort``, the top or bottom N cards of a
 location), each build makes a collection of its own holding the same cards, and every move takes
 the same card: the first moves it, the others move it from where it now lies to that same place,
-which changes nothing. So does a variable a ``let`` binds to a ``filter`` of cards: the engine
+which changes nothing. So does a variable a ``let`` (or ``declare``) binds to a ``filter`` of cards: the engine
 keeps the filter's cards as a list and makes a new collection of them at each read
 (``ProcessCardStorageVar``; Go Fish's ``(repeat all (move (top 'THEIRRANK) ...))`` passes one
 card). Such a ``repeat all`` is rewritten here to the single move it is. A variable bound to a
@@ -66,7 +66,10 @@ def _rewrite(node: Node, lets: Mapping[str, Any]) -> Node:
 def moves_built_once(game: Game) -> Game:
     """``game`` with each ``repeat all`` move out of a collection built anew for each move made
     its one move."""
-    flow = map_part(game.flow, lambda node: _rewrite(node, {}))
+    declared: dict[str, Any] = {}
+    for declare in game.declarations:
+        declared[declare.var.name] = _resolved(declare.value, declared)
+    flow = map_part(game.flow, lambda node: _rewrite(node, declared))
     return game if flow is game.flow else replace(game, flow=flow)
 
 
