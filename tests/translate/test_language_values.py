@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from ggp.gdl.validate import validate
 from ggp.reasoner import make_machine
 from tests.translate.language import (
     DEAL3,
@@ -465,3 +466,24 @@ def test_an_option_whose_all_has_no_card_to_act_on_is_not_offered() -> None:
             " (do ((inc (game sto TURNS) 1))))")
     runs = playouts(game(f"{deal} {turn}"), 12)
     assert {p.options[0] for p in runs} == {1} and {p.options[1] for p in runs} == {2}
+
+
+def test_a_condition_on_the_choice_s_fork_in_a_later_step_of_the_option_is_a_safe_rule() -> None:
+    """Ask the other player for a rank: draw if it holds none, then take what it holds. The
+    draw's condition reads the player and the rank chosen, in the option's second step; control
+    read it, deciding whether to skip that step, without them bound (an unsafe rule, which
+    clingo refused). The translation validates, and plays like the engine."""
+    deal = ("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK))"
+            " (top ('P iloc HAND)))))))")
+    turn = ("(stage player (end (>= (game sto TURNS) 4))"
+            " (choice ((any (other player) 'P (any (ONE, TWO, THREE) 'R"
+            " ((any ((current player) iloc HAND) 'C (== (cardatt RANK 'C) 'R))"
+            " (do (((and (== (size (filter ('P iloc HAND) 'X (== (cardatt RANK 'X) 'R))) 0) (> (size (game iloc STOCK)) 0))"
+            " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))"
+            " (all (filter ('P iloc HAND) 'X (== (cardatt RANK 'X) 'R)) 'X"
+            " (move 'X (top ((current player) iloc HAND))))))))) (inc ((current player) sto SCORE) 1)))"
+            " (do ((inc (game sto TURNS) 1))))")
+    text = game(f"{deal} {turn}", scoring=HAND)
+    errors = [p for p in validate(compile_game(parse_recycle(text, "ask.rcy")).description) if p.is_error]
+    assert not errors, errors[:3]
+    playouts(text, 12)
