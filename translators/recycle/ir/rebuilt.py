@@ -40,16 +40,17 @@ def _resolved(value: Any, lets: Mapping[str, Any]) -> Any:
     return lets.get(value.name) if isinstance(value, Var) else value
 
 
-def _built_anew(node: Node, lets: Mapping[str, Any]) -> bool:
-    """Whether ``node`` is a ``repeat all`` move whose collection the engine builds for each move."""
+def _single_move(node: Node, lets: Mapping[str, Any]) -> Move | None:
+    """The move of ``node`` when it is a ``repeat all`` move whose collection the engine builds
+    anew for each move."""
     if not isinstance(node, RepeatAll) or not isinstance(node.action, Move):
-        return False
+        return None
     source = node.action.source
     if not isinstance(source, CardAt):
-        return False
+        return None
     if isinstance(source.cards, Var):
-        return isinstance(lets.get(source.cards.name), Filter)
-    return not isinstance(source.cards, CardLocation)
+        return node.action if isinstance(lets.get(source.cards.name), Filter) else None
+    return None if isinstance(source.cards, CardLocation) else node.action
 
 
 def _rewrite(node: Node, lets: Mapping[str, Any]) -> Node:
@@ -60,7 +61,7 @@ def _rewrite(node: Node, lets: Mapping[str, Any]) -> Node:
     if isinstance(var, Var) and var.name in lets:  # an aggregate's own variable hides the let's
         lets = {k: v for k, v in lets.items() if k != var.name}
     node = map_children(node, lambda child: _rewrite(child, lets))
-    return node.action if _built_anew(node, lets) else node  # type: ignore[attr-defined]
+    return _single_move(node, lets) or node
 
 
 def moves_built_once(game: Game) -> Game:
