@@ -197,6 +197,20 @@ def test_an_option_whose_actions_are_all_conditional_over_two_steps_needs_one_th
     assert {p.options[0] for p in runs} == {1} and {p.options[2] for p in runs} == {2}
 
 
+def test_the_actions_of_an_option_read_what_the_ones_before_them_did() -> None:
+    """The engine builds an option's actions one after the other, running each as it is built
+    (``RecurseDo`` calls ``TempExecute``, undone once the option is built): an ``inc`` reads the
+    cell the ``inc`` before it wrote, and a condition after a move sees the stock the move left,
+    as in the translation's steps. Three turns each take the top card of the unshuffled stock
+    and add 1 twice; the last one empties the stock and adds 10 (2 a turn and 10 for the last
+    mover; 1 a turn, or no 10, if the engine read the decision's state)."""
+    body = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((do ((inc ((current player) sto SCORE) 1) (inc ((current player) sto SCORE) 1)"
+            " (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+            " ((== (size (game iloc STOCK)) 0) (inc ((current player) sto SCORE) 10)))))))")
+    assert scores(game(body)) == {(6, 16)}
+
+
 def test_a_size_in_arithmetic_ranges_over_what_the_pile_can_hold() -> None:
     # two cards dealt each of 52: at most four reach PLAYED (what passed through the hands), so
     # 3^(size PLAYED) is a table of 3^4, not 3^52 (a translation too large before); the stage

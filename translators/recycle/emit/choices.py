@@ -138,8 +138,8 @@ def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: St
             lits += _has_card(comp, effect, ctl)
     effects = option.effects[:option.own]
     firsts = {e.id for e in first.effects}
-    # the conditions and the collections read in the decision's state, as the engine reads them
-    # when it builds the option (GameIterator.RecurseDo), before any action runs
+    # the engine runs each action as it builds the option (GameIterator.RecurseDo, TempExecute),
+    # so the first action it makes reads the decision's state: every one before it made none
     if effects and all(e.guards or _loops(option, e) for e in effects):
         alternatives = [[lit for var, domain in _loops(option, e)
                          for lit in comp.member(domain.collection, domain.env, ctl, var)]
