@@ -76,6 +76,27 @@ def test_a_point_map_read_before_it_is_set_scores_every_card_0() -> None:
     assert scores(game(f"(do ((shuffle (game iloc STOCK)))) {DRAW}", scoring=never)) == {(0, 0)}
 
 
+def test_a_player_s_or_team_s_point_map_is_its_own_and_may_be_set_in_play() -> None:
+    """Each player or team keeps its own point maps (``PointStorageReference`` on its
+    ``pointBins``): set for one player in the setup, for the other in play, with a value the
+    award compares with read in play, and 0 for every card while a player's is not set (a
+    located refusal before: such maps had to belong to the game). The stock's six cards: the
+    first player's map gives 1 a RED and 2 a BLACK (9), the second's, set by the first
+    player's one turn, 5 a ONE and 1 a BLACK (13); before that turn it scored 0."""
+    setup = ("(do ((set ((0 player) points V) (((SUIT : RED) 1) ((SUIT : BLACK) 2))) (set (game str R) ONE)"
+             " (set ((1 player) sto EARLY) (sum (game iloc STOCK) using ((1 player) points V)))))")
+    turn = ("(stage player (end (>= (game sto T) 1)) (do ((inc (game sto T) 1)))"
+            " (choice ((set ((next player) points V) (((RANK : (game str R)) 5) ((SUIT : BLACK) 1))))))")
+    scoring = ("(scoring max (+ (* 100 ((current player) sto EARLY))"
+               " (sum (game iloc STOCK) using ((current player) points V))))")
+    assert scores(game(f"{setup} {turn}", scoring=scoring)) == {(9, 13)}
+    teams = "(create teams (0, 2) (1, 3))"
+    setup = "(do ((all team 'T (set ('T points V) (((SUIT : RED) 1)))) (set ((team (1 player)) points V) (((RANK : TWO) 4)))))"
+    scoring = "(scoring max (sum (game iloc STOCK) using ((team (current player)) points V)))"
+    turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
+    assert scores(game(f"{setup} {turn}", players=4, teams=teams, scoring=scoring)) == {(3, 8, 3, 8)}
+
+
 def test_a_storage_name_computed_from_a_card() -> None:
     # the deck is not shuffled: the first player draws the three BLACKs, the second the REDs
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"

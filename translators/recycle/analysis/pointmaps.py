@@ -33,8 +33,9 @@ class PointMaps:
         self._awards: ByIdentity[tuple[list[Award], list[tuple[Any, Env]]]] = ByIdentity()
 
     def read_unset(self, key: tuple[str, str]) -> bool:
-        """Whether the map can be read before its first ``set`` (every card scores 0 then)."""
-        return key[1] in self.early or f"'{key[1]}" in self.early
+        """Whether the map can be read before its first ``set`` (every card scores 0 then): a
+        player's or team's map can always be (it may be read for one owner not set yet)."""
+        return key[1] in self.early or f"'{key[1]}" in self.early or (key[0] != "game" and bool(self.sites(key)))
 
     def map_key(self, pm: Any, env: Env) -> tuple[str, str]:
         """(owner kind, name) of a point-map expression."""
@@ -97,7 +98,8 @@ class PointMaps:
         return gdl_name.upper()
 
     def is_static(self, key: tuple[str, str]) -> bool:
-        """Whether a point map has one meaning for the whole game."""
+        """Whether a point map has one meaning for the whole game (a player's or team's map that
+        is set has one per owner, kept in the state)."""
         sites = self.sites(key)
         if not sites:
             return True

@@ -295,7 +295,9 @@ class EffectEmitter:
                 return
             lits, values = comp.site_values(effect, ctl)
             site = f(f"site{effect.id}", *values) if values else c(f"site{effect.id}")
-            self.overwrite("pmap", label, f("pmapset", c(kind), name(label), site), base + lits)
+            target, target_env = deref(node.target, env)  # type: ignore[attr-defined]
+            owner_lits, owner = ([], c(kind)) if kind == "game" else comp.owner(target.owner, target_env, ctl)
+            self.overwrite("pmap", label, f("pmapset", owner, name(label), site), base + lits + owner_lits)
             comp.points_relation((kind, label))
         elif isinstance(effect, ir.CycleSet):
             self.cycle(effect, base, ctl)

@@ -15,7 +15,7 @@ from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.vocabulary import (
     c,
     card_constant,
@@ -38,13 +38,18 @@ def points(cx: Compiler, pm: Any, env: Env, ctl: Ctl, card: Term) -> Val:
     """The points of a card under a point map."""
     key = cx.pointmaps.map_key(pm, env)
     rel = points_relation(cx, key)
+    static = cx.pointmaps.is_static(key)
     if isinstance(card, Constant):
         cid = card_id(cx.model, card.name)
         values = cx.pointmaps.card_values(pm, env, cid) if cid is not None else {0}
-        if len(values) == 1 and cx.pointmaps.is_static(key):
+        if len(values) == 1 and static:
             return [], num(values.pop())
     v = cx.fresh("n")
-    return [f(rel, card, v)], v
+    if static or key[0] == "game":
+        return [f(rel, card, v)], v
+    real, real_env = deref(pm, env)
+    owner_lits, owner = cx.owner(real.owner, real_env, ctl)
+    return [*owner_lits, f(rel, owner, card, v)], v
 
 
 def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
@@ -63,15 +68,17 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
             for card_item in cx.model.cards:
                 cx.book.add(rule(f(rel, card_constant(cx.model, card_item.id), num(cx.pointmaps.static_points(awards, dict(card_item.attrs))))))
         return rel
-    if owner != "game":
-        raise TranslationError(sites[0][1], "point maps set during play (or read before they are set) must "
-                               "belong to the game")
+    # a player's or team's map is kept per owner: (REL OWNER CARD POINTS)
+    holder: list[Term] = [] if owner == "game" else [Variable("o")]
+    keeper: Term = holder[0] if holder else c(owner)
     if cx.pointmaps.read_unset(key):
         card, site_values = Variable("c"), Variable("s")
         filled = cx.book.name("filled", sites[0][1])
         with cx.book.group(f"until ({owner} points {label}) is set, every card scores 0 under it"):
-            cx.book.add(rule(f(rel, card, num(0)), [f("card", card), Not(c(filled))]))
-            cx.book.add(rule(c(filled), [true(f("pmap", c(owner), name(label), site_values))]))
+            for someone in ([c(owner)] if owner == "game" else [c(o) for o in cx.model.owners(owner)]):
+                held = [] if owner == "game" else [someone]
+                cx.book.add(rule(f(rel, *held, card, num(0)), [f("card", card), Not(f(filled, *held) if held else c(filled))]))
+            cx.book.add(rule(f(filled, *holder) if holder else c(filled), [true(f("pmap", keeper, name(label), site_values))]))
     for site, node, effect in sites:
         awards, dynamic = cx.pointmaps.awards(node, effect.env)
         stored = [Variable(f"d{i}") for i in range(len(dynamic))]
@@ -99,7 +106,7 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                     if not ok:
                         continue
                     stored_term = f(f"site{site}", *args) if args else c(f"site{site}")
-                    final: list[Literal] = [true(f("pmap", c(owner), name(label), stored_term))]
+                    final: list[Literal] = [true(f("pmap", keeper, name(label), stored_term))]
                     for item in body:
                         _, dyn = item  # type: ignore[misc]
                         if len(dyn) != 1:
@@ -112,7 +119,7 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                     if not ok:
                         continue
                     total = sum(p for (_, p), hit in zip(awards, pattern) if hit)
-                    cx.book.add(rule(f(rel, card_constant(cx.model, card_item.id), num(total)), final))
+                    cx.book.add(rule(f(rel, *holder, card_constant(cx.model, card_item.id), num(total)), final))
     return rel
 
 
