@@ -420,44 +420,6 @@ def test_all_over_tuples_runs_once_for_every_n_cards_of_equal_points() -> None:
     assert scores(game(f"{DEAL3} {count}", deck=deck), 40) == {(3, 3), (1, 1)}
 
 
-def test_forget_drops_the_copy_read_from_any_end_or_place_of_a_memory_location() -> None:
-    # each card remembered as it is dealt; the first copy forgotten, then player0's second and
-    # player1's last
-    one = ("(all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))"
-           " (all player 'P (remember (top ('P iloc HAND)) (top ('P mem SEEN))))")
-    deal = f"(do ((shuffle (game iloc STOCK)) {one} {one} {one}))"
-    body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
-            " (all player 'P (forget (bottom ('P mem SEEN))))"
-            " (forget (1 ((0 player) mem SEEN)))"
-            " (forget (top ((1 player) mem SEEN)))"
-            " (all player 'P (set ('P sto SCORE) (+ (* 10 (size ('P mem SEEN))) (sum ('P mem SEEN) using (game points VALUE)))))))")
-    outcomes = scores(game(f"{deal} {body}"), 60)
-    assert {a // 10 for a, _ in outcomes} == {b // 10 for _, b in outcomes} == {1}
-
-
-def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_it() -> None:
-    body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))\n"
-            " (all player 'P (all ('P mem SEEN) 'C (forget 'C)))))")
-    error = translation_error(game(f"{DEAL3} {body}"), "forget.rcy")
-    assert error.startswith("forget.rcy:3:") and "(forget (top LOC))" in error
-
-
-def test_a_copy_remembered_under_the_bottom_of_a_memory_is_a_located_error() -> None:
-    """``remember`` onto ``(bottom MEM)``: refused where it is written, naming the form that is
-    translated (the message spoke of moving cards before)."""
-    body = "(do ((all player 'P (remember (top ('P iloc HAND)) (bottom ('P mem SEEN))))))"
-    error = translation_error(game(f"{DEAL3} {body}"), "remember.rcy")
-    assert error.startswith("remember.rcy:2:") and "remembered on top of a memory location" in error
-
-
-def test_cards_remembered_together_take_consecutive_places() -> None:
-    # three copies at once (in card order here), the top one forgotten: two copies stay
-    body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))"
-            " (all player 'P (forget (top ('P mem SEEN))))"
-            " (all player 'P (set ('P sto SCORE) (size ('P mem SEEN))))))")
-    assert scores(game(f"{DEAL3} {body}"), 10) == {(2, 2)}
-
-
 def test_conditions_over_the_groups_of_a_partition() -> None:
     # a suit held twice or more (any), every suit held at most twice (all), how many suits twice
     count = ("(do ((all player 'P (do ("

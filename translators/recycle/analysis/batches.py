@@ -244,6 +244,8 @@ class AccessAnalysis:
                 acc.writes.add(("in", loc))
                 if loc in self.ordered:
                     acc.writes.add(("order", loc))
+                if isinstance(effect, ir.Remember):  # a copy takes the next place: one a step
+                    acc.writes.add(("copies", loc))
             if isinstance(effect, ir.MoveCard):
                 for loc in self.card_source(effect.card, env):
                     acc.reads.add(("cards", loc))

@@ -12,8 +12,8 @@ long the game. The bounds feed each other, so they are found together, growing t
 what was dealt; a pile drawn to in a loop of the game from the whole deck is bounded by its
 cards only, unless each pass of its stage takes a card from it for each it adds (a rummy turn
 draws one and throws one away): then the stage adds what one pass can raise it by
-(``analysis/balance.py``). Memories (which hold copies) are left out: they keep the bound of
-their cards.
+(``analysis/balance.py``). Memories (which hold copies) are left out: they hold at most
+:data:`MEMORY_CAP` copies.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from translators.recycle.syntax.nodes import CardLocation
 
 #: A throughput this large is taken as unbounded (cards going round in a loop of the game).
 UNBOUNDED = 10**6
+#: How many copies a memory location keeps in order (more ends the game with ``(failed
+#: memory)``): a card remembered twice there is two copies, as in the engine.
+MEMORY_CAP = 16
 
 
 def pile_counts(program: ir.Program, model: GameModel, domains: CardDomains,

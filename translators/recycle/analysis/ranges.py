@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from math import comb
 from typing import Any
 
-from translators.recycle.analysis.capacity import pile_counts
+from translators.recycle.analysis.capacity import MEMORY_CAP, pile_counts
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, apply, fib, tri
 from translators.recycle.analysis.loops import stage_passes
@@ -196,11 +196,13 @@ class Ranges:
 
     def card_bound(self, coll: Any, env: Env) -> int:
         """How many cards a card collection can hold at once: a pile's capacity (a union the sum
-        of its parts', an intersection the least, a filter or sort its source's), else how many
-        cards can be in it."""
+        of its parts', an intersection the least, a filter or sort its source's), a memory's
+        copies, else how many cards can be in it."""
         real, real_env = deref(coll, env)
         cards = len(self.domains.cards(real, real_env))
-        if isinstance(real, CardLocation) and real.visibility != "mem":
+        if isinstance(real, CardLocation) and real.visibility == "mem":
+            return MEMORY_CAP  # copies: a card remembered twice is there twice
+        if isinstance(real, CardLocation):
             places = concrete(real, real_env, self.model)
             if places and all(p in self.capacity for p in places):
                 return min(cards, max(self.capacity[p] for p in places))

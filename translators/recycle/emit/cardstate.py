@@ -28,6 +28,7 @@ from itertools import pairwise
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Variable
+from translators.recycle.analysis.capacity import MEMORY_CAP
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.ir.elements import parallel_card
@@ -44,9 +45,6 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
-
-#: How many copies a memory location keeps in order (more ends the game with ``(failed memory)``).
-MEMORY_CAP = 16
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,

@@ -15,6 +15,7 @@ from typing import Any
 
 from ggp.gdl.rules import Literal
 from ggp.gdl.terms import Term, Variable
+from translators.recycle.analysis.capacity import MEMORY_CAP
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import holds
 from translators.recycle.emit.cardsets import (
@@ -40,8 +41,9 @@ from translators.recycle.ir.elements import (
     static_elements,
 )
 from translators.recycle.ir.nodes import Env, deref
-from translators.recycle.symbols.vocabulary import card_constant, f, num
+from translators.recycle.symbols.vocabulary import card_constant, f, num, true
 from translators.recycle.syntax.nodes import (
+    CardLocation,
     Filter,
     Partition,
     Run,
@@ -99,7 +101,7 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         return cx.exists(coll, env, ctl)
     if k < 0:
         return [] if op in (">", ">=", "!=") else [FALSE]
-    if k > len(cx.model.cards):  # no collection holds more cards than the game has
+    if k > len(cx.model.cards) and memory_count(cx, coll, env, ctl, 0) is None:  # nor more cards than the game has
         return [] if op in ("<", "<=", "!=") else [FALSE]
     lits, value = count(cx, coll, env, ctl, k + 1)
     table = cx.tables.test(op, k, (0, k + 1))
@@ -120,6 +122,9 @@ def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
         return group_count(cx, real, real_env, ctl)
     if isinstance(real, Runs):
         return runs_count(cx, real, real_env, ctl)
+    copies = memory_count(cx, real, real_env, ctl, MEMORY_CAP)
+    if copies is not None:
+        return copies
     cards = domain_cards(cx, real, real_env) if is_card_collection(real) else None
     if cards is None:
         raise TranslationError(coll, "only the size of a card collection, of a partition or of a "
@@ -164,8 +169,29 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
         inner, pctl, binds = lifted
         lits, value = count(cx, coll, inner, pctl, cap)
         return unlift(cx, binds, lits), value
+    copies = memory_count(cx, coll, env, ctl, cap)
+    if copies is not None:
+        return copies
     return chain_count(cx, coll, env, ctl, lambda: [cx.member(coll, env, ctl, card_constant(cx.model, cid))
                                                     for cid in domain_cards(cx, coll, env)], cap)
+
+
+def memory_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val | None:
+    """The copies in a memory location, saturating at ``cap`` (a card remembered twice there is
+    two, as the engine's memory holds copies): its ``(ccount LOC N)``. None for other collections."""
+    real, real_env = deref(coll, env)
+    if not (isinstance(real, CardLocation) and real.visibility == "mem"):
+        return None
+    if not any(isinstance(e, ir.Remember) for e in cx.program.effects.values()):
+        return [], num(0)
+    lits, place = cx.loc_term(real, real_env, ctl)
+    held = cx.fresh("n")
+    lits = lits + [true(f("ccount", place, held))]
+    if cap >= MEMORY_CAP:
+        return lits, held
+    capped = cx.tables.unary(f"copies_upto_{cap}", lambda x: min(x, cap), (0, MEMORY_CAP))
+    assert capped is not None  # a table over 0..MEMORY_CAP has rows
+    return lits + [f(capped, held, (value := cx.fresh("n")))], value
 
 
 def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val:
