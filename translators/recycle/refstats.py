@@ -10,7 +10,11 @@ Standard errors of the difference, each side from its own figures:
 
 * means (``choices_mean``, ``score_mean``): ``sqrt(s1^2/n1 + s2^2/n2)`` with each side's std and
   completed games;
-* ``choices_std``: ``sqrt(s1^2/(2 n1) + s2^2/(2 n2))`` (the normal approximation);
+* ``choices_std``: ``sqrt(s1^2 (k - 1)/(4 n1) + s2^2 (k - 1)/(4 n2))``, k the kurtosis of the
+  translation's decisions per game (``choices_kurtosis``; the engine's distribution is the same
+  when the two agree), at least the normal distribution's 3 (then ``s/sqrt(2n)``): a game whose
+  length has a long tail (a few games going on for three times as long) has a spread that varies
+  far more from sample to sample than a normal one's;
 * shares (``completed``, ``failures_choice_limit`` over games run; ``win_share_tie_split`` over
   completed games; ``decision_share_by_seat`` over all decisions): binomial,
   ``sqrt(p1 (1-p1)/n1 + p2 (1-p2)/n2)``;
@@ -49,6 +53,7 @@ def engine_figures(playouts: Sequence[Playout], players: int, order: str = "max"
         "endings": dict(sorted(s.endings.items())),
         "choices_mean": _finite(s.decisions_mean),
         "choices_std": s.decisions_std,
+        "choices_kurtosis": _kurtosis(choices),
         "choices_min": min(choices) if choices else None,
         "choices_max": max(choices) if choices else None,
         "options_per_decision_mean": _finite(s.options_mean),
@@ -100,9 +105,10 @@ def compare(ours: dict[str, Any], engine: dict[str, Any]) -> list[Agreement]:
     out.append(_mean("choices_mean", ours["choices_mean"], engine.get("choices_mean"),
                      math.hypot(_sd(ours["choices_std"], n1), _sd(engine.get("choices_std"), n2)),
                      f"mean, s/sqrt(n) each side, n={n1}/{n2}"))
+    k = max(ours.get("choices_kurtosis") or 3.0, 3.0)
     out.append(_mean("choices_std", ours["choices_std"], engine.get("choices_std"),
-                     math.hypot(_sd(ours["choices_std"], 2 * n1), _sd(engine.get("choices_std"), 2 * n2)),
-                     "std, s/sqrt(2n) each side"))
+                     math.hypot(_sd(ours["choices_std"], 4 * n1 / (k - 1)), _sd(engine.get("choices_std"), 4 * n2 / (k - 1))),
+                     f"std, s sqrt((k - 1)/4n) each side, kurtosis k = {k:.1f}"))
     se = ours["options_per_decision_se"]
     engine_se = se * math.sqrt(n1 / n2) if n2 else math.inf
     out.append(_mean("options_per_decision_mean", ours["options_per_decision_mean"],
@@ -144,7 +150,19 @@ def _mean(name: str, m1: float | None, m2: float | None, se: float, test: str) -
     return Agreement(name, m1, m2, se, abs(m1 - m2) <= Z * se + ROUNDING, test)
 
 
-def _sd(std: float | None, n: int) -> float:
+def _kurtosis(values: list[int]) -> float | None:
+    """The sample kurtosis (fourth central moment over the squared variance; 3 for a normal
+    distribution), None for fewer than four values or no spread."""
+    if len(values) < 4:
+        return None
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / len(values)
+    if var == 0:
+        return None
+    return sum((v - mean) ** 4 for v in values) / len(values) / var ** 2
+
+
+def _sd(std: float | None, n: float) -> float:
     if std is None:
         return math.nan
     return std / math.sqrt(n) if n > 0 else math.inf
