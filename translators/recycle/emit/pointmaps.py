@@ -75,9 +75,9 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
         card, site_values = Variable("c"), Variable("s")
         filled = cx.book.name("filled", sites[0][1])
         with cx.book.group(f"until ({owner} points {label}) is set, every card scores 0 under it"):
-            for someone in ([c(owner)] if owner == "game" else [c(o) for o in cx.model.owners(owner)]):
-                held = [] if owner == "game" else [someone]
-                cx.book.add(rule(f(rel, *held, card, num(0)), [f("card", card), Not(f(filled, *held) if held else c(filled))]))
+            for held in ([[]] if owner == "game" else [[c(o)] for o in cx.model.owners(owner)]):
+                flag = f(filled, *held) if held else c(filled)
+                cx.book.add(rule(f(rel, *held, card, num(0)), [f("card", card), Not(flag)]))
             cx.book.add(rule(f(filled, *holder) if holder else c(filled), [true(f("pmap", keeper, name(label), site_values))]))
     for site, node, effect in sites:
         awards, dynamic = cx.pointmaps.awards(node, effect.env)
