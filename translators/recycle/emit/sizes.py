@@ -101,7 +101,7 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         return cx.exists(coll, env, ctl)
     if k < 0:
         return [] if op in (">", ">=", "!=") else [FALSE]
-    if k > len(cx.model.cards) and memory_count(cx, coll, env, ctl, 0) is None:  # nor more cards than the game has
+    if k > len(cx.model.cards) and not _is_memory(coll, env):  # nor more cards than the game has (copies can be)
         return [] if op in ("<", "<=", "!=") else [FALSE]
     lits, value = count(cx, coll, env, ctl, k + 1)
     table = cx.tables.test(op, k, (0, k + 1))
@@ -176,12 +176,17 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
                                                     for cid in domain_cards(cx, coll, env)], cap)
 
 
+def _is_memory(coll: Any, env: Env) -> bool:
+    real, _ = deref(coll, env)
+    return isinstance(real, CardLocation) and real.visibility == "mem"
+
+
 def memory_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val | None:
     """The copies in a memory location, saturating at ``cap`` (a card remembered twice there is
     two, as the engine's memory holds copies): its ``(ccount LOC N)``. None for other collections."""
-    real, real_env = deref(coll, env)
-    if not (isinstance(real, CardLocation) and real.visibility == "mem"):
+    if not _is_memory(coll, env):
         return None
+    real, real_env = deref(coll, env)
     if not any(isinstance(e, ir.Remember) for e in cx.program.effects.values()):
         return [], num(0)
     lits, place = cx.loc_term(real, real_env, ctl)
