@@ -167,7 +167,7 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 #: a card played to take a set of table cards adding up to it (a choice of a card, then of a subset),
 #: hands given and taken off their tops past the pile analysis's budget, each player's own point
 #: map changed in play, and games of the kind users write (Sevens, Oh Hell, President,
-#: Beggar-my-neighbour).
+#: Beggar-my-neighbour, Durak).
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "runs7", "chips2", "pairs2",
