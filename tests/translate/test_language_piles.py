@@ -392,8 +392,12 @@ def test_hands_past_the_pile_analysis_budget_keep_their_whole_order_when_it_is_c
     top only, and 5 of 12 games ended with ``(failed order)``); against the engine's figures
     (``tests/conformance/games/budget3.rcy`` is replayed against the engine)."""
     path = Path(__file__).parents[1] / "conformance" / "games" / "budget3.rcy"
-    runs = playouts(path.read_text(encoding="utf-8"), 12)
-    assert len(runs) == 12
+    text = path.read_text(encoding="utf-8")
+    kif = compile_game(parse_recycle(text, "budget3.rcy")).kif
+    assert {line for line in kif.splitlines() if line.startswith("(linked ")} == {
+        f"(linked (loc player{i} iloc hand))" for i in range(3)}
+    runs = playouts(text, 12)
+    assert [p.ending for p in runs] == ["end"] * 12
 
 
 def test_the_piles_whose_order_is_kept_are_the_same_for_every_seat_of_a_symmetric_game() -> None:

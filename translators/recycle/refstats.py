@@ -53,7 +53,7 @@ def engine_figures(playouts: Sequence[Playout], players: int, order: str = "max"
         "endings": dict(sorted(s.endings.items())),
         "choices_mean": _finite(s.decisions_mean),
         "choices_std": s.decisions_std,
-        "choices_kurtosis": _kurtosis(choices),
+        "choices_kurtosis": _kurtosis(choices, s.decisions_mean, s.decisions_std),
         "choices_min": min(choices) if choices else None,
         "choices_max": max(choices) if choices else None,
         "options_per_decision_mean": _finite(s.options_mean),
@@ -150,16 +150,12 @@ def _mean(name: str, m1: float | None, m2: float | None, se: float, test: str) -
     return Agreement(name, m1, m2, se, abs(m1 - m2) <= Z * se + ROUNDING, test)
 
 
-def _kurtosis(values: list[int]) -> float | None:
-    """The sample kurtosis (fourth central moment over the squared variance; 3 for a normal
-    distribution), None for fewer than four values or no spread."""
-    if len(values) < 4:
+def _kurtosis(values: list[int], mean: float, std: float) -> float | None:
+    """The sample kurtosis of ``values`` (their fourth central moment over ``std`` to the fourth;
+    3 for a normal distribution), None for fewer than four values or no spread."""
+    if len(values) < 4 or std == 0:
         return None
-    mean = sum(values) / len(values)
-    var = sum((v - mean) ** 2 for v in values) / len(values)
-    if var == 0:
-        return None
-    return sum((v - mean) ** 4 for v in values) / len(values) / var ** 2
+    return sum((v - mean) ** 4 for v in values) / len(values) / std ** 4
 
 
 def _sd(std: float | None, n: float) -> float:
