@@ -97,6 +97,35 @@ def test_a_player_s_or_team_s_point_map_is_its_own_and_may_be_set_in_play() -> N
     assert scores(game(f"{setup} {turn}", players=4, teams=teams, scoring=scoring)) == {(3, 8, 3, 8)}
 
 
+def test_award_points_computed_in_play_are_read_when_the_map_is_set() -> None:
+    """An award's points may be any integer, evaluated when the ``set`` runs (the engine's
+    ``PointAction`` reads them then) and after the actions before it (a located refusal
+    before). Unshuffled, the first player draws the BLACKs at turns 1, 3, 5 (10 x the turn:
+    90), the second the REDs at 2, 4, 6 (12); each player's own map, set at its last turn,
+    gives its cards one more than its hand holds or the hand's size: 3 x 4 and 3 x 3."""
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            " (do ((inc (game sto T) 1)"
+            " (set (game points V) (((SUIT : RED) (game sto T)) ((SUIT : BLACK) (* 10 (game sto T)))))"
+            " (set ((current player) points MINE) (((SUIT : RED) (size ((current player) iloc HAND)))"
+            " ((SUIT : BLACK) (+ (size ((current player) iloc HAND)) 1))))"
+            " (inc ((current player) sto SCORE) (score (top ((current player) iloc HAND)) using (game points V))))))")
+    scoring = "(scoring max (+ ((current player) sto SCORE) (sum ((current player) iloc HAND) using ((current player) points MINE))))"
+    assert scores(game(turn, scoring=scoring)) == {(90 + 12, 12 + 9)}
+
+
+def test_award_points_that_read_their_own_map_or_grow_without_bound_are_located_errors() -> None:
+    own = ("(do ((set (game points V) (((SUIT : RED) 1)))"
+           " (set (game points V) (((SUIT : RED) (score (top (game iloc STOCK)) using (game points V)))))))")
+    message = translation_error(game(f"{own} {DRAW}"), "own.rcy")
+    assert message.startswith("own.rcy:2:") and "the same point map" in message, message
+    growing = ("(stage player (end (>= (game sto T) 8)) (do ((inc (game sto T) 1)"
+               " (set (game points V) (((SUIT : RED) (+ ((current player) sto SCORE) 1))))))"
+               " (choice ((inc ((current player) sto SCORE) (score (top (game iloc STOCK)) using (game points V))))))")
+    message = translation_error(game(growing), "growing.rcy")
+    assert message.startswith("growing.rcy:") and "award points can take" in message, message
+
+
 def test_a_storage_name_computed_from_a_card() -> None:
     # the deck is not shuffled: the first player draws the three BLACKs, the second the REDs
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"

@@ -304,6 +304,7 @@ class AccessAnalysis:
             for award in node.awards:  # type: ignore[attr-defined]
                 for pair in award.pairs:
                     self.reads(pair.value, env, acc.reads, acc.chance)
+                self.reads(award.points, env, acc.reads, acc.chance)
             target = node.target  # type: ignore[attr-defined]
             acc.writes.add(("pmap", _text(target.name) if not isinstance(target, Var) else target.name))
             acc.overwrites |= {k for k in acc.writes if k[0] == "pmap"}

@@ -4,10 +4,12 @@ card can score under it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product
 from typing import Any
 
 from translators.recycle.analysis.constants import static_int
+from translators.recycle.analysis.integers import Interval
 from translators.recycle.analysis.memo import ByIdentity
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Fixed, deref
@@ -18,8 +20,14 @@ from translators.recycle.syntax.nodes import Name, PointStorage, SetPoints, Var
 from translators.recycle.translation_error import TranslationError
 
 #: One award of a ``set``: its (key, value) pairs (a value is a name, or None when dynamic,
-#: then the index of its stored value) and its points.
+#: then the index of its stored value) and its points (0 when computed in play: see
+#: :meth:`PointMaps.computed`).
 Award = tuple[list[tuple[str, str | None, int]], int]
+
+
+#: The most values the points of an award computed in play may take (each is a row of the
+#: points its cards score, and every value a card can score is followed through the analysis).
+AWARD_LIMIT = 1_000
 
 
 class PointMaps:
@@ -31,6 +39,11 @@ class PointMaps:
         #: The names of the maps read before they are set (empty until then: every card 0).
         self.early = frozenset(key for key, _, setter in early_point_maps(model.game) if setter is not None)
         self._awards: ByIdentity[tuple[list[Award], list[tuple[Any, Env]]]] = ByIdentity()
+        #: The range of an integer expression, for awards whose points are computed in play:
+        #: the integer analysis (:class:`~.ranges.Ranges`) sets it to its own, so that the
+        #: points such an award can give and the cells they feed are found by one fixpoint.
+        self.interval: Callable[[Any, Env], Interval] | None = None
+        self._reading: set[int] = set()
 
     def read_unset(self, key: tuple[str, str]) -> bool:
         """Whether the map can be read before its first ``set`` (every card scores 0 then): a
@@ -84,12 +97,13 @@ class PointMaps:
                 else:
                     pairs.append((key.text, None, len(dynamic)))
                     dynamic.append((pair.value, env))
-            points, _ = deref(award.points, env)
-            k = static_int(award.points, env)
-            if k is None:
-                raise TranslationError(points, "award points must be literal integers")
-            awards.append((pairs, k))
+            awards.append((pairs, static_int(award.points, env) or 0))
         return awards, dynamic
+
+    def computed(self, node: SetPoints, env: Env) -> list[tuple[int, Any, Env]]:
+        """The awards of a ``set`` whose points are computed in play (evaluated when the map is
+        set, as the engine's ``PointAction`` does): (award index, expression, environment)."""
+        return [(i, award.points, env) for i, award in enumerate(node.awards) if static_int(award.points, env) is None]
 
     def _recycle(self, gdl_name: str) -> str:
         for text in self.model.names:
@@ -108,7 +122,7 @@ class PointMaps:
         tables = set()
         for _, node, effect in sites:
             awards, dynamic = self.awards(node, effect.env)
-            if dynamic:
+            if dynamic or self.computed(node, effect.env):
                 return False
             tables.add(repr(awards))
         return len(tables) == 1
@@ -131,9 +145,32 @@ class PointMaps:
         out: set[int] = {0} if self.read_unset(key) else set()
         for _, node, effect in sites:
             awards, _dynamic = self.awards(node, effect.env)
+            computed = self.computed(node, effect.env)
             for pattern in self.patterns(awards, attrs):
-                out.add(sum(p for (_, p), hit in zip(awards, pattern) if hit))
+                total = sum(p for (_, p), hit in zip(awards, pattern) if hit)
+                spans = [self._computed_interval(expr, expr_env) for index, expr, expr_env in computed if pattern[index]]
+                low, high = sum(lo for lo, _ in spans), sum(hi for _, hi in spans)
+                if high - low >= AWARD_LIMIT:
+                    raise TranslationError(node, f"the awards of this map can give a card {high - low + 1} values: "
+                                                 f"at most {AWARD_LIMIT} are supported (narrow the values they read)")
+                out |= set(range(total + low, total + high + 1))
         return out
+
+    def _computed_interval(self, expr: Any, env: Env) -> Interval:
+        if self.interval is None:
+            raise TranslationError(expr, "award points computed in play are read before the integer analysis")
+        if id(expr) in self._reading:
+            raise TranslationError(expr, "award points computed from scores under the same point map are not "
+                                         "supported (the map's values would depend on themselves)")
+        self._reading.add(id(expr))
+        try:
+            low, high = self.interval(expr, env)
+        finally:
+            self._reading.discard(id(expr))
+        if high - low >= AWARD_LIMIT:
+            raise TranslationError(expr, f"these award points can take {high - low + 1} values ({low} to {high}): at "
+                                         f"most {AWARD_LIMIT} are supported (narrow the values they read)")
+        return low, high
 
     def patterns(self, awards: list[Award], attrs: dict[str, str]) -> list[tuple[bool, ...]]:
         """Which awards a card can match together (static pairs decided, dynamic ones free)."""

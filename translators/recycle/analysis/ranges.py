@@ -165,6 +165,7 @@ class Ranges:
                     self.choice_effects.setdefault(choice.id, []).append(effect)
         self.cells: dict[tuple[str, str], Interval] = {}
         self.wide: dict[tuple[str, str], Interval] = {}
+        pointmaps.interval = self.of
         self.solve()
 
     def size_bound(self, coll: Any, env: Env) -> int:

@@ -1,18 +1,23 @@
 """Point maps: the points a card scores, static or from awards set during play.
 
 A point map whose every ``set`` has literal awards is a static table ``(points_N CARD V)``.
-When an award compares with a value computed in play (``((SUIT : (game str LEAD)) 100)``), the
-``set`` stores those values in a fluent ``(pmap OWNER NAME SITE V1...)`` and a card's points are
-derived from it: for every card, one rule per combination of the dynamic awards it matches.
+When an award compares with a value computed in play (``((SUIT : (game str LEAD)) 100)``) or
+its points are computed in play (``((SUIT : RED) (game sto ROUND))``), the ``set`` stores those
+values in a fluent ``(pmap OWNER NAME SITE V1... P1...)`` and a card's points are derived from
+it: for every card, one rule per combination of the dynamic awards it matches, adding the stored
+points of the computed awards it matches to the literal ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Constant, Term, Variable
+from translators.recycle.analysis.integers import Interval
 from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.literals import FALSE
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, deref
@@ -81,7 +86,8 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
             cx.book.add(rule(f(filled, *holder) if holder else c(filled), [true(f("pmap", keeper, name(label), site_values))]))
     for site, node, effect in sites:
         awards, dynamic = cx.pointmaps.awards(node, effect.env)
-        stored = [Variable(f"d{i}") for i in range(len(dynamic))]
+        computed = cx.pointmaps.computed(node, effect.env)
+        stored = [Variable(f"d{i}") for i in range(len(dynamic))] + [Variable(f"p{i}") for i in range(len(computed))]
         with cx.book.group("points of each card under the awards set here", node):
             for card_item in cx.model.cards:
                 attrs = dict(card_item.attrs)
@@ -119,8 +125,32 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                     if not ok:
                         continue
                     total = sum(p for (_, p), hit in zip(awards, pattern) if hit)
-                    cx.book.add(rule(f(rel, *holder, card_constant(cx.model, card_item.id), num(total)), final))
+                    added = [(stored[len(dynamic) + j], cx.interval(expr, expr_env))
+                             for j, (index, expr, expr_env) in enumerate(computed) if pattern[index]]
+                    adding, value = _add_up(cx, total, added)
+                    cx.book.add(rule(f(rel, *holder, card_constant(cx.model, card_item.id), value), final + adding))
     return rel
+
+
+def _add_up(cx: Compiler, total: int, added: Sequence[tuple[Term, Interval]]) -> tuple[list[Literal], Term]:
+    """``total`` plus the points of the awards computed in play a card matches (literals
+    binding the sum, and the sum)."""
+    value: Term = num(total)
+    span = (total, total)
+    lits: list[Literal] = []
+    for term, (low, high) in added:
+        if value == num(0):
+            value, span = term, (low, high)
+            continue
+        out = cx.fresh("n")
+        if isinstance(value, Constant):
+            table = cx.tables.shift("+", total, (low, high))
+            lits.append(f(table, term, out) if table else FALSE)
+        else:
+            table = cx.tables.binary("+", span, (low, high))
+            lits.append(f(table, value, term, out) if table else FALSE)
+        value, span = out, (span[0] + low, span[1] + high)
+    return lits, value
 
 
 def site_values(cx: Compiler, effect: ir.SetPointMap, ctl: Ctl) -> tuple[list[Literal], list[Term]]:
@@ -132,6 +162,10 @@ def site_values(cx: Compiler, effect: ir.SetPointMap, ctl: Ctl) -> tuple[list[Li
     terms: list[Term] = []
     for expr, env in dynamic:
         part, term = cx.str_total(expr, env, ctl)
+        lits += part
+        terms.append(term)
+    for _, expr, env in cx.pointmaps.computed(node, effect.env):
+        part, term = cx.int_(expr, env, ctl)
         lits += part
         terms.append(term)
     return lits, terms
