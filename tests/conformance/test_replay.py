@@ -66,6 +66,28 @@ def test_an_option_is_found_by_where_its_card_comes_from(runner: Path, tmp_path:
     assert sum(r.decisions for r in results) > 12
 
 
+#: Each turn the player draws or names who plays next (``NextAction: Next player: N`` in the
+#: engine's option texts: a card or a value tells no two of these options apart).
+NEXT_PLAYER = """\
+(game
+ (setup (create players 4)
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX)) (SUIT (RED, BLUE)))))
+ (do ((shuffle (game iloc STOCK))))
+ (stage player (end (>= (game sto ROUND) 8))
+  (do ((inc (game sto ROUND) 1)))
+  (choice ((any player 'Q (cycle next 'Q))
+           (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_an_option_naming_the_next_player_is_found_by_the_player(runner: Path, tmp_path: Path) -> None:
+    # found by position before: (choose 0 player0) for the engine's "Next player: 3"
+    results = replay_all(write(tmp_path, "next.rcy", NEXT_PLAYER), games=5, seed=1)
+    assert all(r.agrees for r in results), [str(m) for r in results for m in r.mismatches]
+    assert sum(r.decisions for r in results) == 5 * 8
+
+
 def test_a_different_game_is_caught(runner: Path, tmp_path: Path) -> None:
     # The translation of a variant whose players may also stop by passing: three options where the engine had two.
     variant = DRAW.replace("((== ((current player) sto DONE) 1) (turn pass))",
@@ -166,7 +188,8 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 #: rummies (a hand drawn to and thrown from every turn, runs laid down; runs of a suit; 52 cards),
 #: a card played to take a set of table cards adding up to it (a choice of a card, then of a subset),
 #: hands given and taken off their tops past the pile analysis's budget, each player's own point
-#: map changed in play, and games of the kind users write (Sevens, Oh Hell, President,
+#: map changed in play, an assortment for two teams (the turn cycled to a chosen player, a
+#: team's points halved), and games of the kind users write (Sevens, Oh Hell, President,
 #: Beggar-my-neighbour, Durak).
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.

@@ -126,6 +126,19 @@ def test_award_points_that_read_their_own_map_or_grow_without_bound_are_located_
     assert message.startswith("growing.rcy:") and "award points can take" in message, message
 
 
+def test_a_cell_halved_by_its_own_value_keeps_its_range() -> None:
+    """``(dec X (// X 2))`` leaves X between 0 and what it held: the integer analysis follows a
+    write that reads only its own cell value by value (read as two independent intervals,
+    ``x - x // 2`` went below 0 and from there grew round after round, past 10^12: a located
+    error before). Unshuffled, each player draws a THREE, a TWO and a ONE: 30 -> 15, 35 -> 18,
+    28 -> 14."""
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+            f" (do ({VALUE} (inc ((current player) sto SCORE) (* 10 (score (top ((current player) iloc HAND)) using (game points VALUE))))"
+            " (dec ((current player) sto SCORE) (// ((current player) sto SCORE) 2)))))")
+    assert scores(game(turn)) == {(14, 14)}
+
+
 def test_a_storage_name_computed_from_a_card() -> None:
     # the deck is not shuffled: the first player draws the three BLACKs, the second the REDs
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"

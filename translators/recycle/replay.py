@@ -53,6 +53,9 @@ _VIS = {"INVISIBLE": "iloc", "VISIBLE": "vloc", "HIDDEN": "hloc"}
 _SET_FULL = re.compile(r"^S:(\S+) (\S+) (\S+)$")
 #: A string or integer set by an option: ``S:owner KEY VALUE``.
 _SET = re.compile(r"^S:\S+ \S+ (\S+)")
+#: The player a ``cycle next`` or ``cycle current`` option names (its ``NextAction`` and
+#: ``SetPlayerAction`` texts).
+_CYCLE = re.compile(r"^(?:NextAction: Next player|SetPlayerAction: Set player): (\d+)$")
 
 
 @dataclass(frozen=True)
@@ -533,6 +536,10 @@ def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]],
         s = _SET.match(action)
         if s:
             out.add(s.group(1).lower())
+            continue
+        cycle = _CYCLE.match(action)
+        if cycle:
+            out.add(f"player{cycle.group(1)}")
     return out
 
 

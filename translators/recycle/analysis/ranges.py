@@ -73,6 +73,8 @@ LIMIT = 10**12
 UNARY_LIMIT = 4000
 #: An increment of a unary family may need a table of at most this many rows.
 TABLE_BUDGET = 20_000
+#: A write that reads only its own cell is followed value by value up to this many values.
+IMAGE_LIMIT = 10_000
 
 
 def hull(a: Interval, b: Interval) -> Interval:
@@ -310,6 +312,7 @@ class Ranges:
         writes = [e for e in self.program.effects.values() if isinstance(e, ir.SetInt)]
         thresholds = self.thresholds()
         self_ref = {e.id for e in writes if e.op == "set" and self.reads_own(e)}
+        own_only = {e.id for e in writes if self.reads_own_only(e)}
         widths: dict[tuple[str, str], int] = {}
         for iteration in range(30):
             before = dict(self.cells)
@@ -322,6 +325,11 @@ class Ranges:
             for effect in writes:
                 cell = effect.cell
                 key = (owner_kind(cell.owner), _label(cell.name))
+                if effect.id in own_only:
+                    image = self.image(effect, key)
+                    if image is not None:
+                        fresh.setdefault(key, []).append(image)
+                        continue
                 if effect.id in self_ref and iteration > 2:
                     continue
                 value = self.of(effect.value, effect.env)
@@ -389,6 +397,49 @@ class Ranges:
                 raise TranslationError(node, f"the value of ({key[0]} sto {key[1]}) needs {high - low + 1} values "
                                              f"({low} to {high}); at most {LIMIT + 1} are supported")
 
+
+    def reads_own_only(self, effect: ir.SetInt) -> bool:
+        """Whether a write's value reads its own cell (the same owner expression), and no other
+        value of play: ``(dec ('U sto PTS) (// ('U sto PTS) 2))``."""
+        cell = effect.cell
+        key = (owner_kind(cell.owner), _label(cell.name))
+        owners = {id(part) for node in effect.value.walk() if isinstance(node, IntStorage) for part in node.owner.walk()}
+        own = False
+        for node in effect.value.walk():
+            if isinstance(node, IntStorage):
+                if not isinstance(node.name, Name) or (owner_kind(node.owner), node.name.text) != key or node.owner != cell.owner:
+                    return False
+                own = True
+            elif isinstance(node, (Var, Size, Sum, Score, IntAgg, Random)) and id(node) not in owners:
+                return False
+        return own
+
+    def image(self, effect: ir.SetInt, key: tuple[str, str]) -> Interval | None:
+        """The values a write that reads only its own cell leaves in it, each value the cell
+        can hold taken in turn (the analysis is not relational: ``x - x // 2`` of a cell in
+        0..10 read as two independent intervals runs from -5 to 10, and from there on down,
+        round after round); None when the cell has too many values to go through, or when
+        the write takes the cell past the values it holds (a growing cell: the deltas'
+        bounds and thresholds below are the better estimate)."""
+        low, high = current = self.cells.get(key, (0, 0))
+        if high - low > IMAGE_LIMIT:
+            return None
+        out: Interval | None = None
+        try:
+            for x in range(low, high + 1):
+                self.cells[key] = (x, x)
+                lo, hi = self.of(effect.value, effect.env)
+                if effect.op == "inc":
+                    lo, hi = x + lo, x + hi
+                elif effect.op == "dec":
+                    lo, hi = x - hi, x - lo
+                out = (lo, hi) if out is None else hull(out, (lo, hi))
+        finally:
+            self.cells[key] = current
+        bounds = hull(current, (0, 0))
+        if out is None or out[0] < bounds[0] or out[1] > bounds[1]:
+            return None
+        return out
 
     def reads_own(self, effect: ir.SetInt) -> bool:
         """Whether a ``set`` reads the cell family it writes."""
