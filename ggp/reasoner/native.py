@@ -48,6 +48,28 @@ def optimization(source: str) -> str:
     return OPTIMIZE if code <= LARGE_CODE else "-O0"
 #: Seconds a compilation may take before it is given up.
 COMPILE_TIMEOUT = 900
+#: The share of the machine's memory the compiler may take: gcc at ``-O0`` on the 4.3 MB of a
+#: four-player Blackjack's C grew past 8 GB; past the limit the compilation fails and the game
+#: is played by the fast machine instead of the machine running out of memory.
+MEMORY_SHARE = 0.5
+
+
+def memory_limit() -> int | None:
+    """Bytes of address space the compiler may use (``MEMORY_SHARE`` of the physical memory),
+    or None where the platform does not tell."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * MEMORY_SHARE)
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def limited(command: list[str], limit: int | None) -> list[str]:
+    """``command`` run with its address space capped at ``limit`` bytes, by the shell's
+    ``ulimit -v`` (a ``preexec_fn`` is not safe in a threaded process, and games are compiled
+    in a background thread)."""
+    if limit is None or sys.platform == "win32" or shutil.which("sh") is None or shutil.which(command[0]) is None:
+        return command  # (a missing compiler is an OSError of its own)
+    return ["sh", "-c", f'ulimit -v {limit // 1024} && exec "$@"', "sh", *command]
 
 _problem: list[str | None] = []
 _loaded: dict[str, ModuleType] = {}
@@ -111,15 +133,17 @@ def compile_source(source: str, name: str, target: Path) -> float:
         if sys.platform == "darwin":
             command += ["-undefined", "dynamic_lookup"]
         start = time.perf_counter()
+        limit = memory_limit()
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+            done = subprocess.run(limited(command, limit), capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ReasonerError(f"cannot compile the game with {command[0]}: {exc}") from None
         seconds = time.perf_counter() - start
         if done.returncode != 0 or not out.exists():
             lines = (done.stderr or done.stdout).strip().splitlines()
             detail = "\n".join(lines[:20])
-            raise ReasonerError(f"compiling the game with {command[0]} failed (exit {done.returncode}):\n{detail}")
+            within = f" (its memory is limited to {limit // 2**20:,} MiB, half the machine's)" if limit else ""
+            raise ReasonerError(f"compiling the game with {command[0]} failed (exit {done.returncode}){within}:\n{detail}")
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         os.close(handle)

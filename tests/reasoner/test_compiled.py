@@ -302,3 +302,22 @@ def test_a_compiler_failure_falls_back_to_the_fast_reasoner(
     assert any("cannot compile the game" in r.getMessage() for r in caplog.records)
     with pytest.raises(ReasonerError, match="cannot compile the game"):
         make_machine(_game("gdl2/guessSix.gdl"), "compiled")
+
+
+def test_a_compiler_past_its_memory_limit_fails_and_the_fast_reasoner_plays(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    # gcc grew past 8 GB on a four-player Blackjack's C: the compiler's address space is capped
+    # (half the machine's memory); a cap too small for even a small game shows the failure
+    monkeypatch.setattr(reasoners, "_SHARED", OrderedDict())
+    monkeypatch.setattr(reasoners, "_NOT_COMPILED", {})
+    monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "memory_limit", lambda: 16 * 2**20)
+    with caplog.at_level(logging.WARNING, logger="ggp.reasoner"):
+        machine = make_machine(_game("gdl2/guessSix.gdl"))
+    assert isinstance(machine, FastMachine)
+    assert any("its memory is limited to 16 MiB" in r.getMessage() for r in caplog.records), \
+        [r.getMessage() for r in caplog.records]
+    assert native.memory_limit is not None
+    monkeypatch.undo()
+    limit = native.memory_limit()
+    assert limit is None or 2**28 < limit < 2**50
