@@ -190,11 +190,11 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 #: hands given and taken off their tops past the pile analysis's budget, each player's own point
 #: map changed in play, an assortment for two teams (the turn cycled to a chosen player, a
 #: team's points halved), and games of the kind users write (Sevens, Oh Hell, President,
-#: Beggar-my-neighbour, Durak).
+#: Beggar-my-neighbour, Durak, Whist with the suit led worth more each trick).
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "runs7", "chips2", "pairs2",
-               "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "ownmaps2"}
+               "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "ownmaps2", "whist4"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],
