@@ -139,6 +139,16 @@ def test_a_cell_halved_by_its_own_value_keeps_its_range() -> None:
     assert scores(game(turn)) == {(14, 14)}
 
 
+def test_a_sum_of_weighted_counts_adds_the_values_they_take() -> None:
+    """``(+ (* 1000 A) (* 1000 B))`` with counts of at most 6: each operand takes 7 values but
+    spans 0 to 6,000, and adding the intervals needed a table of 36 million rows (a located
+    error); the table of the values themselves has 49 (``analysis/valuesets.py``)."""
+    scoring = ("(scoring max (+ (* 1000 (size ((current player) iloc HAND)))"
+               " (* 1000 (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))))))")
+    # unshuffled, the first player draws the BLACKs, the second the REDs
+    assert scores(game(DRAW, scoring=scoring)) == {(3000, 6000)}
+
+
 def test_a_storage_name_computed_from_a_card() -> None:
     # the deck is not shuffled: the first player draws the three BLACKs, the second the REDs
     turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"

@@ -130,6 +130,32 @@ class Tables:
         self.made[key] = name
         return name
 
+    def fits(self, op: str, a: Interval, b: Interval, out: Interval | None = None) -> bool:
+        """Whether :meth:`binary` can serve ``op`` over ``a`` x ``b`` (through ``plus``, or a
+        table within :data:`TABLE_LIMIT` rows)."""
+        if op in ("+", "-"):
+            hull = self.hull
+            for span in (a, (0, 0), b, out if out is not None else _span(op, a, b)):
+                if span[0] <= span[1]:
+                    hull = span if hull is None else (min(hull[0], span[0]), max(hull[1], span[1]))
+            addends = (min(self.addends[0], b[0]), max(self.addends[1], b[1]))
+            if hull is not None and _size(hull) * _size(addends) <= RECURSION_LIMIT:
+                return True
+        return _size(a) * _size(b) <= TABLE_LIMIT
+
+    def binary_of(self, op: str, xs: Sequence[int], ys: Sequence[int], out: Interval | None = None) -> str | None:
+        """``(NAME x y z)`` for x in ``xs``, y in ``ys``, z = x op y (within ``out`` when given):
+        the rows of the values the operands can take, where their intervals' table would be too
+        large (``(+ (* 1000 A) B)``: A's three values, not the 2,001 integers from 0 to 2,000)."""
+        self.book.over_budget(f"a table of {len(xs)} x {len(ys)} rows", len(xs) * len(ys), TABLE_LIMIT)
+        rows = []
+        for x in xs:
+            for y in ys:
+                z = apply(op, x, y)
+                if z is not None and (out is None or out[0] <= z <= out[1]):
+                    rows.append((x, y, z))
+        return self._facts(("binset", op, tuple(xs), tuple(ys), out), _WORDS[op], rows, f"table: z = x {op} y")
+
     def binary(self, op: str, a: Interval, b: Interval, out: Interval | None = None, label: str | None = None) -> str | None:
         """``(NAME x y z)`` for x in a, y in b, z = x op y (z within ``out`` when given: the
         range of the cell ``label``, which names the relation)."""

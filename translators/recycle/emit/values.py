@@ -9,6 +9,7 @@ from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import fib, tri
+from translators.recycle.analysis.valuesets import value_set
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import (
     ALWAYS,
@@ -117,7 +118,13 @@ def arith(cx: Compiler, node: Arith, env: Env, ctl: Ctl) -> Val:
     if not isinstance(ta, Variable):
         table = cx.tables.shift(node.op, int(ta.name), cx.interval(node.right, env), out, left=True)
         return la + lb + [f(table, tb, v) if table else FALSE], v
-    table = cx.tables.binary(node.op, cx.interval(node.left, env), cx.interval(node.right, env), out)
+    ia, ib = cx.interval(node.left, env), cx.interval(node.right, env)
+    if not cx.tables.fits(node.op, ia, ib, out):
+        xs, ys = value_set(cx.ranges, node.left, env), value_set(cx.ranges, node.right, env)
+        if xs is not None and ys is not None:
+            table = cx.tables.binary_of(node.op, sorted(xs), sorted(ys), out)
+            return la + lb + [f(table, ta, tb, v) if table else FALSE], v
+    table = cx.tables.binary(node.op, ia, ib, out)
     return la + lb + [f(table, ta, tb, v) if table else FALSE], v
 
 
