@@ -150,9 +150,6 @@ class PointMaps:
                 total = sum(p for (_, p), hit in zip(awards, pattern) if hit)
                 spans = [self._computed_interval(expr, expr_env) for index, expr, expr_env in computed if pattern[index]]
                 low, high = sum(lo for lo, _ in spans), sum(hi for _, hi in spans)
-                if high - low >= AWARD_LIMIT:
-                    raise TranslationError(node, f"the awards of this map can give a card {high - low + 1} values: "
-                                                 f"at most {AWARD_LIMIT} are supported (narrow the values they read)")
                 out |= set(range(total + low, total + high + 1))
         return out
 

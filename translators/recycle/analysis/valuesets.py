@@ -18,6 +18,8 @@ from translators.recycle.syntax.nodes import Arith, IntLit
 
 #: At most this many values in a set (an operand with more is not followed).
 SET_LIMIT = 20_000
+#: At most this many pairs of operand values are combined to make a set.
+PAIR_LIMIT = 200_000
 
 
 def value_set(ranges: Ranges, node: Any, env: Env) -> frozenset[int] | None:
@@ -28,7 +30,7 @@ def value_set(ranges: Ranges, node: Any, env: Env) -> frozenset[int] | None:
         return frozenset({real.value})
     if isinstance(real, Arith) and real.op in ("+", "-", "*"):
         left, right = value_set(ranges, real.left, real_env), value_set(ranges, real.right, real_env)
-        if left is not None and right is not None and len(left) * len(right) <= SET_LIMIT * 10:
+        if left is not None and right is not None and len(left) * len(right) <= PAIR_LIMIT:
             out = frozenset(v for x in left for y in right if (v := apply(real.op, x, y)) is not None)
             if len(out) <= SET_LIMIT:
                 return out
@@ -36,4 +38,4 @@ def value_set(ranges: Ranges, node: Any, env: Env) -> frozenset[int] | None:
     return frozenset(range(low, high + 1)) if high - low < SET_LIMIT else None
 
 
-__all__ = ["SET_LIMIT", "value_set"]
+__all__ = ["PAIR_LIMIT", "SET_LIMIT", "value_set"]

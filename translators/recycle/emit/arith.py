@@ -64,18 +64,24 @@ class Tables:
             if span is not None and span[0] <= span[1]:
                 self.hull = span if self.hull is None else (min(self.hull[0], span[0]), max(self.hull[1], span[1]))
 
-    def _recursive(self, addend: Interval, *spans: Interval | None) -> bool:
-        """Whether ``plus`` can serve an addition with addends in ``addend`` and values in
-        ``spans`` (the rows it grounds stay within :data:`RECURSION_LIMIT`); if so, take them in."""
+    def _plus_reach(self, addend: Interval, *spans: Interval | None) -> tuple[Interval, Interval] | None:
+        """The successor table's integers and ``plus``'s addends were it to serve an addition
+        with addends in ``addend`` and values in ``spans``; None when the rows it would ground
+        pass :data:`RECURSION_LIMIT`."""
         hull = self.hull
         for span in (addend, (0, 0), *spans):
             if span is not None and span[0] <= span[1]:
                 hull = span if hull is None else (min(hull[0], span[0]), max(hull[1], span[1]))
         addends = (min(self.addends[0], addend[0]), max(self.addends[1], addend[1]))
         assert hull is not None
-        if _size(hull) * _size(addends) > RECURSION_LIMIT:
+        return None if _size(hull) * _size(addends) > RECURSION_LIMIT else (hull, addends)
+
+    def _recursive(self, addend: Interval, *spans: Interval | None) -> bool:
+        """Whether ``plus`` can serve an addition (:meth:`_plus_reach`); if so, take it in."""
+        reach = self._plus_reach(addend, *spans)
+        if reach is None:
             return False
-        self.hull, self.addends = hull, addends
+        self.hull, self.addends = reach
         return True
 
     def _between(self, out: Interval, label: str | None = None) -> str:
@@ -133,14 +139,8 @@ class Tables:
     def fits(self, op: str, a: Interval, b: Interval, out: Interval | None = None) -> bool:
         """Whether :meth:`binary` can serve ``op`` over ``a`` x ``b`` (through ``plus``, or a
         table within :data:`TABLE_LIMIT` rows)."""
-        if op in ("+", "-"):
-            hull = self.hull
-            for span in (a, (0, 0), b, out if out is not None else _span(op, a, b)):
-                if span[0] <= span[1]:
-                    hull = span if hull is None else (min(hull[0], span[0]), max(hull[1], span[1]))
-            addends = (min(self.addends[0], b[0]), max(self.addends[1], b[1]))
-            if hull is not None and _size(hull) * _size(addends) <= RECURSION_LIMIT:
-                return True
+        if op in ("+", "-") and self._plus_reach(b, a, out if out is not None else _span(op, a, b)) is not None:
+            return True
         return _size(a) * _size(b) <= TABLE_LIMIT
 
     def binary_of(self, op: str, xs: Sequence[int], ys: Sequence[int], out: Interval | None = None) -> str | None:
