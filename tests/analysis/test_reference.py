@@ -48,7 +48,7 @@ def within(c: Comparison, exact: float, errors: float = 3.0) -> bool:
 
 
 def test_kuhn_poker_by_hand_and_against_the_engine(tmp_path: Path) -> None:
-    found = comparisons("KuhnPoker2.rcy", tmp_path, 200)
+    found = comparisons("KuhnPoker2.rcy", tmp_path, 100)
     turns, share = found["turns per game"], found["win share of player0"]
     # ours agree with the figures worked out by hand
     assert within(turns, 2.25) and within(share, 9 / 16)
