@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from ggp.gdl.terms import Function
 from ggp.reasoner import make_machine
+from ggp.reasoner.machine import StateMachine
 from translators.recycle import parse_recycle
 from translators.recycle.engine import (
     EngineMissing,
@@ -128,6 +130,35 @@ SUITS = ("(scoring max (+ (* 10 ((current player) sto RED)) ((current player) st
 
 
 VALUE = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+
+
+def capture_options(machine: StateMachine, ranks: list[str], games: int, seed: int) -> set[tuple[int, int]]:
+    """Random games of a capture game (a card of the hand played to take a set of table cards
+    whose points, a card's rank's place in ``ranks`` from 1, add up to its own; or thrown away),
+    checking at every decision that the legal moves are one per card of the hand and set of
+    table cards adding up to it, and one per card of the hand (counted from the state with
+    ``itertools``: the independent reference); the (takes, table size) pairs seen."""
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(games):
+        state = machine.initial_state()
+        while not machine.is_terminal(state):
+            moves = [machine.legal_moves(state, role) for role in machine.roles]
+            where: dict[str, list[int]] = {}
+            for fluent in state.fluents:
+                if isinstance(fluent, Function) and fluent.name == "at":
+                    rank = str(fluent.args[0]).split("_")[0]
+                    where.setdefault(str(fluent.args[1]), []).append(ranks.index(rank) + 1)
+            for seat, legal in enumerate(moves[:-1]):
+                if str(legal[0]) == "noop":
+                    continue
+                hand, table = where.get(f"(loc player{seat} iloc hand)", []), where.get("(loc game vloc table)", [])
+                takes = sum(1 for card in hand for k in range(1, len(table) + 1)
+                            for chosen in itertools.combinations(table, k) if sum(chosen) == card)
+                assert len(legal) == takes + len(hand), (hand, table)
+                seen.add((takes, len(table)))
+            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
+    return seen
 
 
 def translation_error(text: str, source: str) -> str:

@@ -18,6 +18,7 @@ from tests.translate.language import (
     DEAL3,
     DRAW,
     VALUE,
+    capture_options,
     dealt_scores,
     game,
     playouts,
@@ -124,28 +125,8 @@ def test_a_choice_of_a_card_then_of_a_group_of_cards() -> None:
             " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))")
     text = game(f"{deal} {turn}", deck=deck, scoring="(scoring max (size ((current player) vloc WON)))")
     translation = compile_game(parse_recycle(text, "capture.rcy"))
-    machine = make_machine(translation.description, "fast")
-    rng = random.Random(5)
-    seen = set()
-    for _ in range(8):
-        state = machine.initial_state()
-        while not machine.is_terminal(state):
-            moves = [machine.legal_moves(state, role) for role in machine.roles]
-            where: dict[str, list[int]] = {}
-            for fluent in state.fluents:
-                if isinstance(fluent, Function) and fluent.name == "at":
-                    rank = str(fluent.args[0]).split("_")[0]
-                    where.setdefault(str(fluent.args[1]), []).append(["one", "two", "three", "four"].index(rank) + 1)
-            for seat, legal in enumerate(moves[:2]):
-                if str(legal[0]) == "noop":
-                    continue
-                hand, table = where.get(f"(loc player{seat} iloc hand)", []), where.get("(loc game vloc table)", [])
-                takes = sum(1 for card in hand for k in range(1, len(table) + 1)
-                            for chosen in itertools.combinations(table, k) if sum(chosen) == card)
-                assert len(legal) == takes + len(hand), (hand, table)
-                seen.add(takes)
-            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
-    assert len(seen) > 2
+    seen = capture_options(make_machine(translation.description, "fast"), ["one", "two", "three", "four"], 8, 5)
+    assert len({takes for takes, _ in seen}) > 2
     assert playouts(text, 6)
 
 

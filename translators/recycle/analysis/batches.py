@@ -205,7 +205,7 @@ class AccessAnalysis:
             return
         if isinstance(node, (ir.MovedCard, ir.PickedCard)):
             return
-        if isinstance(node, (ir.SlotSet, ir.SlotCheck)):
+        if isinstance(node, (ir.SlotSet, ir.SlotCheck, ir.CardGroup, ir.CardsIn)):
             self.reads(node.base, env, out, chance)
             return
         for child in node.subnodes():

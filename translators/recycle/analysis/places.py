@@ -161,6 +161,8 @@ class CardDomains:
             return self.cards(real.groups, real_env)
         if isinstance(real, ir.SlotSet):
             return self.cards(real.base, real_env)
+        if isinstance(real, ir.CardGroup):
+            return set(real.cards)
         if isinstance(real, (Slice, Run)):
             return self.cards(real.cards, real_env)
         if isinstance(real, (Tuples, Subsets, Runs)):

@@ -5,7 +5,9 @@ cards at once (``analysis/capacity.py`` through :meth:`.ranges.Ranges.card_bound
 ``MOST_SLOTS`` of its kind, else ``SLOTS`` and a warning: a game where it holds more ends with
 ``(failed slots)``. The runs of a collection whose cards can all score only differently
 (one point value each, no two alike: the runs of a suit by rank) are made over one slot per
-value instead, whatever the collection holds. The game is lowered with the default slots,
+value instead, whatever the collection holds; the subsets of a collection that can hold more
+than its slots, under a filter bounding their points or size from above, are the card sets the
+filter can pick (``analysis/picks.py``). The game is lowered with the default slots,
 these are decided from that lowering's analyses, and it is lowered again with them
 (``translate.py``).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ggp.errors import Location, Problem
+from translators.recycle.analysis.picks import picked_sets
 from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import SLOTS, Room, group_kind, room_for
@@ -26,8 +29,37 @@ from translators.recycle.syntax.nodes import Runs, Subsets, Tuples
 def _group_bounds(program: ir.Program, ranges: Ranges) -> dict[Site, tuple[Subsets | Runs | Tuples, int]]:
     """For each site where groups are made, its collection and how many cards that can hold at
     once (``analysis/capacity.py``)."""
-    return {site: (uses[0][0], max(_most(coll, env, ranges) for coll, env in uses))
+    return {site: (uses[0][0], max(_most(coll, env, ranges) for coll, env, _ in uses))
             for site, uses in sorted(program.group_sites.items())}
+
+
+def site_room(uses: list[ir.GroupUse], ranges: Ranges) -> Room:
+    """The slots the groups made at a site are made of: one per point value for runs whose
+    cards all score apart; as many as the collection can hold (:func:`.groups.room_for`); or,
+    past those, the card sets the filters around every use can pick."""
+    coll = uses[0][0]
+    most = max(_most(c, env, ranges) for c, env, _ in uses)
+    room = valued_room(uses, ranges) or room_for(coll, most)
+    if room.size >= most or room.low is not None or not isinstance(coll, Subsets):
+        return room
+    sets = picked_room(uses, ranges)
+    return room if sets is None else Room(0, sets=sets)
+
+
+def picked_room(uses: list[ir.GroupUse], ranges: Ranges) -> tuple[tuple[str, ...], ...] | None:
+    """Every card set the filters around the uses of a site can pick (None: a use without
+    one, or too many: ``analysis/picks.py``)."""
+    found: set[tuple[str, ...]] = set()
+    for coll, env, picker in uses:
+        if picker is None:
+            return None
+        cond, var, cond_env = picker
+        cards = sorted(ranges.domains.cards(coll.cards, env), key=lambda cid: int(cid[1:]))
+        sets = picked_sets(cond, var, cond_env, cards, ranges)
+        if sets is None:
+            return None
+        found.update(sets)
+    return tuple(sorted(found, key=lambda s: (len(s), [int(cid[1:]) for cid in s])))
 
 
 def _most(coll: Subsets | Runs | Tuples, env: Env, ranges: Ranges) -> int:
@@ -46,11 +78,11 @@ def _most(coll: Subsets | Runs | Tuples, env: Env, ranges: Ranges) -> int:
 MOST_VALUES = 26
 
 
-def valued_room(uses: list[tuple[Subsets | Runs | Tuples, Env]], ranges: Ranges) -> Room | None:
+def valued_room(uses: list[ir.GroupUse], ranges: Ranges) -> Room | None:
     """One slot per point value for the runs made at a site, when at each use every card the
     collection can hold scores one value and no two alike (None otherwise)."""
     held: set[int] = set()
-    for coll, env in uses:
+    for coll, env, _ in uses:
         if not isinstance(coll, Runs):
             return None
         values = [ranges.pointmaps.card_values(coll.points, env, cid) for cid in ranges.domains.cards(coll.cards, env)]
@@ -69,8 +101,7 @@ def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, Room]:
     """The slots the groups made at each site are made of: one per point value for runs whose
     cards all score apart, else as many as the collection can hold (:func:`.groups.room_for`; a
     game where a collection holds more ends with ``(failed slots)``)."""
-    return {site: valued_room(program.group_sites[site], ranges) or room_for(coll, most)
-            for site, (coll, most) in _group_bounds(program, ranges).items()}
+    return {site: site_room(uses, ranges) for site, uses in sorted(program.group_sites.items())}
 
 
 def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
@@ -80,7 +111,12 @@ def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Prob
                     f"hold up to {most}, and a game where they hold more than {SLOTS} ends there with `(failed slots)`",
                     "warning")
             for (line, column), (coll, most) in _group_bounds(program, ranges).items()
-            if room_for(coll, most).size < most and valued_room(program.group_sites[(line, column)], ranges) is None]
+            if _short(site_room(program.group_sites[(line, column)], ranges), most)]
 
 
-__all__ = ["MOST_VALUES", "group_rooms", "slot_warnings", "valued_room"]
+def _short(room: Room, most: int) -> bool:
+    """Whether a room of slots in card-id order holds fewer members than the collection can."""
+    return room.low is None and room.sets is None and room.size < most
+
+
+__all__ = ["MOST_VALUES", "group_rooms", "picked_room", "site_room", "slot_warnings", "valued_room"]

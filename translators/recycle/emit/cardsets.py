@@ -1,4 +1,4 @@
-"""Compiling card collections: membership, sizes, sums, the top card, max and min.
+"""Compiling card collections: membership, sizes, sums, the top card.
 
 - Membership of a card in a location is a fluent ``(at C LOC)``; unions, filters and
   intersections are conjunctions and auxiliary disjunctions of memberships.
@@ -7,10 +7,7 @@
   largest constant it is compared with. Sums of points chain the same way.
 - The top of an ordered location is the fluent ``(ontop LOC C)``; when a shuffled pile's top is
   a random card of the heap, a step that takes it lets ``random`` choose (``(draw C)``).
-- ``max``/``min`` find the best value by comparing the members' scores through a static table
-  of the scores the point map can give (``(max_N_above V W)``: W is better), or with a chain
-  over the integers when there are more than :data:`ORDER_LIMIT` of them; ties are broken by
-  ``random`` (``(pick C)``), as the documentation says.
+- ``max``/``min`` are in :mod:`.extremes`.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ggp.gdl.rules import Distinct, Literal, Not
+from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Constant, Function, Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval
@@ -63,10 +60,6 @@ from translators.recycle.syntax.nodes import (
     Var,
 )
 from translators.recycle.translation_error import TranslationError
-
-#: ``(max|min CARDS using P)`` compares the members' scores through a table of the scores P can
-#: give when they are at most this many (a ladder over the integers otherwise).
-ORDER_LIMIT = 64
 
 #: A seat parameter of a lifted chain: ("bind", literals reading the seat, the seat, the parameter).
 SeatBind = tuple[str, list[Literal], Term, Variable]
@@ -126,6 +119,8 @@ def member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Lite
             return cx.member(binding.domain.collection, binding.domain.env, ctl, card)
     if isinstance(real, ir.SlotSet):
         return cx.slot_member(real, real_env, ctl, card)
+    if isinstance(real, ir.CardGroup):
+        return group_card(cx, real, card)
     if isinstance(real, Slice):
         return cx.slice_member(real, real_env, ctl, card)
     if isinstance(real, CollectionAt):
@@ -249,6 +244,22 @@ def parts(cx: Compiler, node: Any, env: Env) -> list[tuple[Any, Env, list[tuple[
     return [(agg.body, env.bind(agg.var.name, binding), conds) for binding, conds in elements]
 
 
+def group_card(cx: Compiler, node: ir.CardGroup, card: Term) -> list[Literal]:
+    """A card is one of a card group's (``analysis/picks.py``): a constant is or is not; a
+    variable is one of the group's facts."""
+    if not isinstance(card, Variable):
+        return [] if card in {card_constant(cx.model, cid) for cid in node.cards} else [FALSE]
+    key = ("cardgroup", node.cards)
+    if key not in cx.book.memo:
+        rel = cx.book.name("group")
+        names = [card_constant(cx.model, cid) for cid in node.cards]
+        with cx.book.group(f"the cards of a group: {', '.join(str(n) for n in names)}"):
+            for constant in names:
+                cx.book.add(rule(f(rel, constant)))
+        cx.book.memo[key] = rel
+    return [f(cx.book.memo[key], card)]
+
+
 def domain_cards(cx: Compiler, coll: Any, env: Env) -> list[str]:
     """The cards that can be in a collection, in card-id order."""
     return sorted(cx.domains.cards(coll, env), key=lambda cid: int(cid[1:]))
@@ -280,6 +291,10 @@ def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = Non
     real_cards, real_env = deref(node.cards, env)
     if isinstance(real_cards, ir.SlotSet):
         return cx.slot_sum(real_cards, node.points, real_env, ctl)
+    if isinstance(real_cards, ir.CardGroup):
+        scores = [cx.pointmaps.card_values(node.points, real_env, cid) for cid in real_cards.cards]
+        if all(len(v) == 1 for v in scores):  # a static point map: the group's points are known
+            return [], num(sum(min(v) for v in scores))
     lifted = lift(cx, node, env, ctl)
     if lifted is not None:
         inner, pctl, binds = lifted
@@ -341,7 +356,7 @@ def lift(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[Se
                 return None
             uses = True
         elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard,
-                              ir.SlotSet, ir.SlotCheck)):
+                              ir.SlotSet, ir.SlotCheck, ir.CardGroup, ir.CardsIn)):
             return None  # slots are made per control context, with no seat parameter
     if not uses:
         return None
@@ -484,87 +499,6 @@ def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Va
         above = [cx.negate(m, env, coll) for m in members[i + 1:]]
         clauses.append(({v: card_constant(cx.model, cards[i])}, lits + [x for a in above for x in a]))
     head = cx.define("vtop", node, params + [(v, "card")], clauses)
-    return [head], v
-
-
-def extreme_parts(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> tuple[list[Literal], Term, str, str, list[Variable]]:
-    """Relations for the best value and the tied cards of ``(max|min CARDS using P)``."""
-    key = ("ext", node, env, ctl_key(cx, node.cards, env, ctl))
-    if key not in cx.book.memo:
-        cards = domain_cards(cx, node.cards, env)
-        by_value: dict[int, list[str]] = {}
-        for cid in cards:
-            for value in cx.pointmaps.card_values(node.points, env, cid):
-                by_value.setdefault(value, []).append(cid)
-        prefix = cx.book.name(node.which, node)
-        card = cx.fresh("c")
-        member = cx.member(node.cards, env, ctl, card)
-        plits, pts = cx.points(node.points, env, ctl, card)
-        params = context_params(cx, env, [member, plits])
-        heads = [p for p, _ in params]
-        values = sorted(by_value)
-        v, w = cx.fresh("n"), cx.fresh("n")
-        reach, beyond, best = f"{prefix}_reach", f"{prefix}_beyond", f"{prefix}_value"
-        if len(values) <= ORDER_LIMIT:
-            # the members' scores compared pairwise through a small static table of the scores
-            # they can have: a top-down prover reads each member's score once, where a ladder
-            # over the integers calls every rung with every member
-            above = f"{prefix}_above"
-            with cx.book.group(f"{node.which}: {describe(node)} (reach: a member scores this; above: the "
-                               "second score is better; value: the best score)", node):
-                cx.book.add(rule(f(reach, *heads, pts), member + plits))
-                cx.book.add(rule(f(beyond, *heads, v), f(reach, *heads, v), f(reach, *heads, w), f(above, v, w)))
-                cx.book.add(rule(f(best, *heads, v), f(reach, *heads, v), Not(f(beyond, *heads, v))))
-                cx.book.add(rule(f(f"{prefix}_tied", *heads, card), member + plits + [f(best, *heads, pts)]))
-                ranked = values if node.which == "max" else values[::-1]
-                for i, low in enumerate(ranked):
-                    for high in ranked[i + 1:]:
-                        cx.book.add(rule(f(above, num(low), num(high))))
-        else:
-            cx.tables.cover((min(values, default=0), max(values, default=0)))
-
-            def better(low: Term, high: Term) -> Literal:
-                """``high`` is the next value better than ``low``."""
-                return f("succ", low, high) if node.which == "max" else f("succ", high, low)
-
-            with cx.book.group(f"{node.which}: {describe(node)} (reach: a member scores at least this well; "
-                               "value: the best score)", node):
-                cx.book.add(rule(f(reach, *heads, pts), member + plits))
-                cx.book.add(rule(f(reach, *heads, v), f(reach, *heads, w), better(v, w)))
-                cx.book.add(rule(f(beyond, *heads, v), better(v, w), f(reach, *heads, w)))
-                cx.book.add(rule(f(best, *heads, v), f(reach, *heads, v), Not(f(beyond, *heads, v))))
-                cx.book.add(rule(f(f"{prefix}_tied", *heads, card), member + plits + [f(best, *heads, pts)]))
-        cx.book.memo[key] = (prefix, heads, params)
-    prefix, heads, params = cx.book.memo[key]
-    v = cx.fresh("n")
-    return [f(f"{prefix}_value", *heads, v)], v, prefix, f"{prefix}_tied", heads
-
-
-def extreme_value(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
-    """The points of the best card."""
-    lits, value, *_ = extreme_parts(cx, node, env, ctl)
-    return lits, value
-
-
-def extreme(cx: Compiler, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
-    """The best card; in a step a tie is broken by ``random``; elsewhere (a legal-move
-    condition, the scoring) a tie gives no card."""
-    _, _, prefix, tied, heads = extreme_parts(cx, node, env, ctl)
-    several = f(f"{prefix}_tie", *heads)
-    key = ("extcount", node, env, ctl_key(cx, node.cards, env, ctl))
-    if key not in cx.book.memo:
-        a, b = cx.fresh("c"), cx.fresh("c")
-        with cx.book.group(f"several cards are best in {describe(node)}", node):
-            cx.book.add(rule(several, f(tied, *heads, a), f(tied, *heads, b), Distinct(a, b)))
-        cx.book.memo[key] = True
-    v = cx.fresh("c")
-    unique: list[Literal] = [f(tied, *heads, v), Not(several)]
-    if not ctl.chance:
-        return unique, v
-    tie: list[Literal] = [f(tied, *heads, v), several, does(RANDOM, f("pick", v))]
-    cx.ledger.chance(ctl.batch, ("pick", cx.ledger.current_guards + [several], [f(tied, *heads, v)], v))
-    params = [(h, s) for h, s in cx.book.memo[("ext", node, env, ctl_key(cx, node.cards, env, ctl))][2]] + [(v, "card")]
-    head = cx.define("best", node, params, [({}, unique), ({}, tie)])
     return [head], v
 
 

@@ -26,6 +26,7 @@ from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import (
+    card_constant,
     f,
     num,
     rule,
@@ -68,6 +69,8 @@ def cond(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> list[Literal]:
         return clean(compare(cx, node, env, ctl))
     if isinstance(node, ir.SlotCheck):
         return cx.slot_check(node, env, ctl)
+    if isinstance(node, ir.CardsIn):
+        return [lit for cid in node.cards for lit in cx.member(node.base, env, ctl, card_constant(cx.model, cid))]
     raise TranslationError(node, "a condition is expected here")
 
 

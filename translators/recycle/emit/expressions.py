@@ -31,6 +31,7 @@ from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.emit import (
     cardsets,
     conditions,
+    extremes,
     groups,
     pointmaps,
     sizes,
@@ -158,11 +159,11 @@ class Expressions:
 
     def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
         """``(max CARDS using P)``: the best card."""
-        return cardsets.extreme(self, node, env, ctl)
+        return extremes.extreme(self, node, env, ctl)
 
     def extreme_value(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
         """The points of ``(max CARDS using P)``."""
-        return cardsets.extreme_value(self, node, env, ctl)
+        return extremes.extreme_value(self, node, env, ctl)
 
     def size_compare(self, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -> list[Literal]:
         """``(size COLL) op k``."""

@@ -20,13 +20,13 @@ from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.places import concrete
-from translators.recycle.analysis.rooms import valued_room
+from translators.recycle.analysis.rooms import site_room
 from translators.recycle.emit.cardsets import order_read, pile_depths
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.groups import Member, group_members, room_for
+from translators.recycle.ir.groups import Member, group_members
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import c, card_constant, f, num, rule, true
@@ -40,10 +40,9 @@ PERMUTED = 5
 def groups_of(cx: Compiler, coll: Any, env: Env) -> list[Member] | None:
     """The groups of ``subsets``, ``runs`` or ``tuples`` (or a filter of them) as the elements
     of a condition's ``any``/``all`` or of a count (:func:`.groups.group_members`), over as many
-    slots as the collection can hold (one per value for runs whose cards score apart); None for
-    another collection."""
-    return group_members(cx.model, coll, env, lambda real, real_env: valued_room([(real, real_env)], cx.ranges)
-                         or room_for(real, cx.ranges.card_bound(real.cards, real_env)))
+    slots as the collection can hold (one per value for runs whose cards score apart; or the
+    card sets a filter can pick: ``analysis/rooms.py``); None for another collection."""
+    return group_members(cx.model, coll, env, lambda real, real_env, picker: site_room([(real, real_env, picker)], cx.ranges))
 
 
 def layout(node: ir.SlotSet | ir.SlotCheck) -> tuple[Any, int] | None:

@@ -64,9 +64,8 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
             return lits if holds(op, int(value.name), k) else [FALSE]
         table = cx.tables.test(op, k, (0, static_count_bound(cx, real, real_env)))
         return lits + [f(table, value) if table else FALSE]
-    if isinstance(real, ir.SlotSet):
-
-        return [] if holds(op, len(real.slots), k) else [FALSE]
+    if isinstance(real, (ir.SlotSet, ir.CardGroup)):
+        return [] if holds(op, group_size(real), k) else [FALSE]
     if isinstance(real, Run):
         lits, value = cx.run_length(real, real_env, ctl)
         table = cx.tables.test(op, k, (0, 13))
@@ -108,11 +107,16 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
     return lits + [f(table, value) if table else FALSE]
 
 
+def group_size(group: ir.SlotSet | ir.CardGroup) -> int:
+    """How many cards a group holds (its slots are filled while it is one)."""
+    return len(group.slots) if isinstance(group, ir.SlotSet) else len(group.cards)
+
+
 def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
     """``(size COLL)`` as a value."""
     real, real_env = deref(coll, env)
-    if isinstance(real, ir.SlotSet):
-        return [], num(len(real.slots))
+    if isinstance(real, (ir.SlotSet, ir.CardGroup)):
+        return [], num(group_size(real))
     if isinstance(real, Run):
         return cx.run_length(real, real_env, ctl)
     counted = static_size(cx, real, real_env, ctl)

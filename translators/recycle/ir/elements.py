@@ -47,7 +47,7 @@ def expression_kind(node: Any, env: Env) -> str:
             return binding.kind
     if isinstance(node, Filter):
         return expression_kind(*deref(node.collection, env)) if isinstance(node.collection, Var) else kind_of(node)
-    if isinstance(node, ir.SlotSet):
+    if isinstance(node, (ir.SlotSet, ir.CardGroup)):
         return "cards"
     return kind_of(node)
 

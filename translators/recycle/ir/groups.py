@@ -15,14 +15,14 @@ through them the same way (:func:`group_members`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import point_values, static_literal
-from translators.recycle.ir.nodes import Env, deref
+from translators.recycle.ir.nodes import Env, Picker, deref
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.syntax.nodes import (
     Compare,
@@ -49,16 +49,27 @@ MOST_SLOTS = {"subsets": 8, "runs": 10, "tuples": 10}
 class Room:
     """The slots a collection's groups are made of: ``size`` slots holding its members in
     card-id order; or, with ``low``, one slot per point value from ``low`` (slot j holds the
-    member worth ``low + j - 1``: runs of a collection whose cards all score differently)."""
+    member worth ``low + j - 1``: runs of a collection whose cards all score differently); or,
+    with ``sets``, no slots: the card sets a filter of its subsets can pick, each a group
+    (``analysis/picks.py``)."""
 
     size: int
     low: int | None = None
+    sets: tuple[tuple[str, ...], ...] | None = None
 
 
 def room_for(coll: Subsets | Runs | Tuples, most: int) -> Room:
     """The slots of groups of a collection that can hold ``most`` cards at once: that many, up
     to :data:`MOST_SLOTS` of its kind; else :data:`SLOTS`."""
     return Room(max(most, 1) if most <= MOST_SLOTS[group_kind(coll)] else SLOTS)
+
+
+def only_set(room: Room, nth: int) -> Room:
+    """A room of card sets narrowed to its ``nth`` set (a choice's option made alone); any
+    other room as it is."""
+    if room.sets is not None and 0 <= nth < len(room.sets):
+        return Room(0, sets=room.sets[nth:nth + 1])
+    return room
 
 
 def group_site(coll: Subsets | Runs | Tuples) -> tuple[int, int]:
@@ -70,7 +81,7 @@ def group_kind(coll: Subsets | Runs | Tuples) -> str:
     """``subsets``, ``runs`` or ``tuples``."""
     return "subsets" if isinstance(coll, Subsets) else "runs" if isinstance(coll, Runs) else "tuples"
 
-Group = tuple[ir.SlotSet, list[ir.SlotCheck]]
+Group = tuple[ir.SlotSet | ir.CardGroup, Sequence[ir.SlotCheck | ir.CardsIn]]
 
 
 def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, empty: bool = False,
@@ -80,6 +91,10 @@ def group_elements(model: GameModel, coll: Subsets | Runs | Tuples, env: Env, em
     slots: the stretches of N or more), or for each value the point map gives every N of the
     first ``room`` cards scoring it (the engine's ``CardGrouping.TuplesOfSize``)."""
     at: dict[str, Any] = {"line": coll.line, "column": coll.column}
+    if isinstance(coll, Subsets) and room.sets is not None:
+        every = ([()] if empty else []) + list(room.sets)
+        return [(ir.CardGroup(coll.cards, cards, **at), [ir.CardsIn(coll.cards, cards, **at)] if cards else [])
+                for cards in every]
     if isinstance(coll, Runs) and room.low is not None:
         return _valued_runs(coll, env, room)
     if isinstance(coll, Tuples):
@@ -136,7 +151,10 @@ def _valued_runs(coll: Runs, env: Env, room: Room) -> list[Group]:
 
 def _empty(group: ir.Binding) -> bool:
     """Whether a group is the empty subset."""
-    return isinstance(group, ir.Alias) and isinstance(group.expr, ir.SlotSet) and not group.expr.slots
+    if not isinstance(group, ir.Alias):
+        return False
+    return (isinstance(group.expr, ir.SlotSet) and not group.expr.slots
+            or isinstance(group.expr, ir.CardGroup) and not group.expr.cards)
 
 
 #: A group as an element: its binding and the conditions under which it is one.
@@ -144,23 +162,26 @@ Member = tuple[ir.Binding, list[tuple[Node, Env]]]
 
 
 def group_members(model: GameModel, coll: Any, env: Env,
-                  room_of: Callable[[Subsets | Runs | Tuples, Env], Room]) -> list[Member] | None:
+                  room_of: Callable[[Subsets | Runs | Tuples, Env, Picker | None], Room],
+                  picker: Picker | None = None) -> list[Member] | None:
     """The groups of ``subsets``, ``runs`` or ``tuples``, or of a ``filter`` of them, each
     with the conditions under which it is one (its checks; the filter's condition, and not
     empty: the engine's filter, ``ProcessCStorageCollectionFilter``, drops the empty subset),
     every group the engine can offer (the empty subset too, its first), made over
-    ``room_of(coll, env)`` slots; None for another collection."""
+    ``room_of(coll, env, picker)`` slots (``picker``: the filter directly around it); None
+    for another collection."""
     real, real_env = deref(coll, env)
     if isinstance(real, Filter):
-        inner = group_members(model, real.collection, real_env, room_of)
+        inner = group_members(model, real.collection, real_env, room_of, (real.condition, real.var.name, real_env))
         return None if inner is None else [
             (group, conds + [(real.condition, real_env.bind(real.var.name, group))])
             for group, conds in inner if not _empty(group)]
     if not isinstance(real, (Subsets, Runs, Tuples)):
         return None
+    room = room_of(real, real_env, picker)
     return [(ir.Alias(group, real_env), [(check, real_env) for check in checks])
-            for group, checks in group_elements(model, real, real_env, empty=True, room=room_of(real, real_env))]
+            for group, checks in group_elements(model, real, real_env, empty=True, room=room)]
 
 
-__all__ = ["MOST_SLOTS", "SLOTS", "Group", "Member", "Room", "group_elements", "group_kind", "group_members", "group_site",
+__all__ = ["MOST_SLOTS", "SLOTS", "Group", "Member", "Room", "group_elements", "group_kind", "group_members", "group_site", "only_set",
            "room_for"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any, TypeVar
 
 from ggp.gdl.terms import Variable
@@ -36,7 +37,7 @@ from translators.recycle.ir.forwards import (
     invalidate_source,
     location_key,
 )
-from translators.recycle.ir.groups import SLOTS, Member, Room, group_members, group_site
+from translators.recycle.ir.groups import SLOTS, Member, Room, group_members, group_site, only_set
 from translators.recycle.ir.nodes import (
     Alias,
     Domain,
@@ -108,7 +109,7 @@ class Lowerer:
         self.model = model
         #: How many members the groups made at each site are made of (default ``SLOTS``).
         self.rooms = dict(rooms or {})
-        self.group_sites: dict[tuple[int, int], list[tuple[Subsets | Runs | Tuples, Env]]] = {}
+        self.group_sites: dict[tuple[int, int], list[ir.GroupUse]] = {}
         self.effects: dict[int, ir.Effect] = {}
         self.guards: dict[int, Guard] = {}
         self.stages: dict[str, ir.StageNode] = {}
@@ -379,10 +380,16 @@ class Lowerer:
             out += got
         return out
 
-    def room(self, coll: Subsets | Runs | Tuples, env: Env) -> Room:
-        """The slots the groups of ``coll`` are made of (its site recorded)."""
-        self.group_sites.setdefault(group_site(coll), []).append((coll, env))
-        return self.rooms.get(group_site(coll), Room(SLOTS))
+    def room(self, coll: Subsets | Runs | Tuples, env: Env, picker: ir.Picker | None) -> Room:
+        """The slots the groups of ``coll`` are made of (its site recorded, with the filter
+        directly around it)."""
+        self.group_sites.setdefault(group_site(coll), []).append((coll, env, picker))
+        return self.site_room(coll, env, picker)
+
+    def site_room(self, coll: Subsets | Runs | Tuples, env: Env, picker: ir.Picker | None, nth: int = -1) -> Room:
+        """The slots the groups of ``coll`` are made of (decided for its site; ``nth``: see
+        :func:`.groups.only_set`)."""
+        return only_set(self.rooms.get(group_site(coll), Room(SLOTS)), nth)
 
     def partition_groups(self, node: ActionAgg, coll: Partition, coll_env: Env) -> list[Alias]:
         """The groups of ``(partition KEY CARDS)`` (``ir/partitions.py``), with fresh variables."""
@@ -486,17 +493,23 @@ class Lowerer:
     def lifted_options(self, fork: ActionAgg, chosen: ActionAgg, env: Env, conditions: list[tuple[Node, Env]],
                        cid: str) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
         """One option per group ``chosen`` among, each the card ``fork`` with a variable of its own
-        (an option's picks are kept for its later steps by their variable)."""
+        (an option's picks are kept for its later steps by their variable). The first option's
+        groups stand for the site (the others differ by a fresh variable); a later option makes
+        only its own group where the groups are card sets."""
         out: list[tuple[Any, Env, list[tuple[Node, Env]]]] = []
+        total = -1
         while True:
             own = replace(fork)
             sym = self.new_sym("card", "card", Domain(own.collection, env, cid))
             chosen_coll, chosen_env = deref(chosen.collection, env.bind(own.var.name, sym))
-            members = group_members(self.model, chosen_coll, chosen_env, self.room) or []
-            if len(out) == len(members):
+            nth = len(out)
+            room_of = self.room if not out else partial(self.site_room, nth=nth)
+            members = group_members(self.model, chosen_coll, chosen_env, room_of) or []
+            total = len(members) if total < 0 else total
+            if nth == total:
                 return out
             self.fork_nodes[id(own)], self.lifted[id(own)] = sym, own
-            group, conds = members[len(out)]
+            group, conds = members[nth] if len(members) == total else members[0]
             out.append((own, env.bind(chosen.var.name, group), conditions + conds))
 
     def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:

@@ -209,6 +209,30 @@ class SlotCheck(Node):
     low: int | None = None
 
 
+#: Where a filter of a collection's groups is written: its condition, variable and environment.
+Picker = tuple[Node, str, Env]
+#: A collection whose groups are made, its environment, and the filter directly around it.
+GroupUse = tuple[Union[Subsets, Runs, Tuples], Env, Union[Picker, None]]
+
+
+@dataclass(frozen=True)
+class CardGroup(Node):
+    """Some cards of a collection named one by one (card ids): one element of ``(subsets
+    CARDS)`` enumerated by card where a filter bounds the sets it can pick (a Scopa table,
+    ``analysis/picks.py``); a group while :class:`CardsIn` holds."""
+
+    base: Node
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CardsIn(Node):
+    """A condition on a :class:`CardGroup`: every one of its cards is in the collection."""
+
+    base: Node
+    cards: tuple[str, ...]
+
+
 @dataclass(eq=False)
 class Guard:
     """The condition of a conditional action, evaluated once just before its first effect."""
@@ -373,8 +397,9 @@ class Program:
     choices: dict[str, ChoiceNode]
     guards: dict[int, Guard]
     point_sites: dict[int, Node]
-    #: The collections ``subsets``, ``runs`` and ``tuples`` make groups of, by the group's site.
-    group_sites: dict[tuple[int, int], list[tuple[Subsets | Runs | Tuples, Env]]] = field(default_factory=dict)
+    #: The collections ``subsets``, ``runs`` and ``tuples`` make groups of, by the group's site,
+    #: with the filter directly around each use.
+    group_sites: dict[tuple[int, int], list[GroupUse]] = field(default_factory=dict)
     #: How many variables the lowering numbered (``?c1``, ``?n2``...: fresh ones are numbered past).
     variables: int = 0
 
@@ -398,6 +423,8 @@ __all__ = [
     "Binding",
     "Block",
     "BulkMove",
+    "CardGroup",
+    "CardsIn",
     "ChoiceNode",
     "CycleSet",
     "Domain",
@@ -405,6 +432,7 @@ __all__ = [
     "Env",
     "Fixed",
     "ForgetCopies",
+    "GroupUse",
     "Guard",
     "Item",
     "MoveCard",
@@ -412,6 +440,7 @@ __all__ = [
     "Option",
     "PickCard",
     "PickedCard",
+    "Picker",
     "Program",
     "Remember",
     "SetInt",

@@ -1,0 +1,65 @@
+"""Subsets of a pile that can grow past the groups' slots, enumerated by the card sets a filter
+can pick (``translators/recycle/analysis/picks.py``): a Scopa-like table.
+
+Each test a small game checked against CardStock's semantics and, where it is built, the real
+engine (:mod:`tests.translate.language`)."""
+
+from __future__ import annotations
+
+import random
+
+from ggp.reasoner import make_machine
+from tests.translate.language import capture_options, game, playouts
+from translators.recycle import parse_recycle
+from translators.recycle.playstats import play
+from translators.recycle.translate import compile_game
+
+RANKS = ["one", "two", "three", "four"]
+DECK = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK, GREEN, BLUE)))"
+VALUE = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
+
+
+def fishing(condition: str) -> str:
+    """Two players, sixteen cards: four to the table, hands of two dealt again when empty; a card of the hand takes the table cards ``condition`` keeps ('S the set, 'C the
+    card) or is laid on the table, which can hold a dozen cards and more."""
+    deal = (f"(do ({VALUE} (shuffle (game iloc STOCK)) (repeat 4 (move (top (game iloc STOCK)) (top (game vloc TABLE))))))")
+    turn = ("(stage player (end (and (== (size (game iloc STOCK)) 0) (all player 'P (== (size ('P iloc HAND)) 0))))"
+            " (do ((all player 'Q ((and (== (size ('Q iloc HAND)) 0) (>= (size (game iloc STOCK)) 2))"
+            " (repeat 2 (move (top (game iloc STOCK)) (top ('Q iloc HAND))))))))"
+            " (choice ((any ((current player) iloc HAND) 'C"
+            f" (any (filter (subsets (game vloc TABLE)) 'S {condition}) 'S"
+            " (do ((repeat all (move (top 'S) (top ((current player) vloc WON)))) (move 'C (top ((current player) vloc WON)))))))"
+            " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc TABLE)))))))")
+    return game(f"{deal} {turn}", deck=DECK, scoring="(scoring max (size ((current player) vloc WON)))")
+
+
+ADDING_UP = "(== (sum 'S using (game points VALUE)) (score 'C using (game points VALUE)))"
+
+
+def test_subsets_of_a_growing_table_adding_up_to_a_card_are_the_card_sets_worth_it() -> None:
+    """The table can hold all sixteen cards, past the eight slots subsets are made of (before:
+    five slots, a warning, and a game where the table held more ended with ``(failed slots)``);
+    the filter's sum is bounded by the card's points (at most 4), so the groups are the card
+    sets worth 4 or less, each offered while all its cards are on the table. At every decision,
+    tables of up to a dozen cards among them, one option per card of the hand and set of table
+    cards adding up to it, and one per card laid down; the engine plays the same text alike."""
+    text = fishing(ADDING_UP)
+    translation = compile_game(parse_recycle(text, "fishing.rcy"))
+    assert translation.warnings == []
+    seen = capture_options(make_machine(translation.description, "fast"), RANKS, 12, 3)
+    assert max(table for _, table in seen) > 5
+    assert len({takes for takes, _ in seen}) > 3
+    assert playouts(text, 6)
+
+
+def test_a_filter_bounding_nothing_from_above_keeps_the_slots_and_says_so() -> None:
+    """``(>= (size 'S) 5)`` bounds the sets from below only (every set of five or more table
+    cards passes: too many to enumerate), so the subsets stay made of slots, with the warning
+    naming where; a game whose table outgrows them ends with ``(failed slots)``."""
+    text = fishing("(>= (size 'S) 5)")
+    translation = compile_game(parse_recycle(text, "fishing.rcy"))
+    [warning] = [str(w) for w in translation.warnings]
+    assert warning.startswith("fishing.rcy:") and "(failed slots)" in warning
+    endings = {play(make_machine(translation.description, "fast"), translation.description, random.Random(seed)).ending
+               for seed in range(6)}
+    assert "slots" in endings

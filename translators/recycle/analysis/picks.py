@@ -1,0 +1,104 @@
+"""The card sets a filter of ``subsets`` can pick, enumerated card by card.
+
+``(filter (subsets PILE) 'S COND)`` over a pile that can hold more cards than a group has
+slots (a Scopa table of a dozen cards: subsets over slots are 2^N masks) is enumerated by card
+instead when COND bounds a measure of 'S from above: the points of its cards under a point map
+that gives each card one value (``(sum 'S using P)``) or its size, compared (``==``, ``<``,
+``<=``) with an expression that does not read 'S, whose range the integer analysis gives. Only
+the card sets within every such bound can pass the filter, and those are few (a Scopa deck of
+28 cards worth 1-7 has 1,300 sets worth 7 or less): each becomes a group of those cards
+(:class:`~translators.recycle.ir.nodes.CardGroup`), one while all its cards are in the pile;
+COND itself is still checked in play. A lower bound (``>=``, ``>``, ``==``) drops sets that
+cannot reach it. More than :data:`PICK_LIMIT` sets, or no bound from above: None (slots).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from translators.recycle.analysis.ranges import Ranges
+from translators.recycle.ir.nodes import Env
+from translators.recycle.syntax.nodes import And, Compare, Node, Size, Sum, Var
+
+#: The most card sets a filter's groups are enumerated into (more: slots, as before).
+PICK_LIMIT = 5000
+
+#: A measure of a set as the least and the most each card adds, with the range it must be in
+#: (no upper end: None).
+Bound = tuple[dict[str, int], dict[str, int], int, int | None]
+
+_FLIP = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def picked_sets(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges) -> list[tuple[str, ...]] | None:
+    """The non-empty sets of ``cards`` (each in card-id order, smallest sets first) that can
+    satisfy ``cond`` with ``var`` bound to the set, or None when ``cond`` bounds no measure of
+    it from above or the sets are more than :data:`PICK_LIMIT`."""
+    bounds = _bounds(cond, var, env, cards, ranges)
+    upper = [(low, hi) for low, _, _, hi in bounds if hi is not None and all(v >= 0 for v in low.values())]
+    if not upper:
+        return None
+    found: list[tuple[str, ...]] = []
+    chosen: list[str] = []
+
+    def walk(start: int, least: list[int]) -> bool:
+        for i in range(start, len(cards)):
+            card = cards[i]
+            more = [total + low[card] for total, (low, _) in zip(least, upper)]
+            if any(total > hi for total, (_, hi) in zip(more, upper)):
+                continue
+            chosen.append(card)
+            if all(sum(high[c] for c in chosen) >= lo for _, high, lo, _ in bounds):
+                found.append(tuple(chosen))
+                if len(found) > PICK_LIMIT:
+                    return False
+            if not walk(i + 1, more):
+                return False
+            chosen.pop()
+        return True
+
+    if not walk(0, [0] * len(upper)):
+        return None
+    return sorted(found, key=lambda s: (len(s), [cards.index(c) for c in s]))
+
+
+def _bounds(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges) -> list[Bound]:
+    """The measures of the set ``cond`` bounds: each conjunct comparing a measure of ``var``
+    with an expression not reading it."""
+    if isinstance(cond, And):
+        return [b for arg in cond.args for b in _bounds(arg, var, env, cards, ranges)]
+    if not isinstance(cond, Compare) or cond.op not in _FLIP:
+        return []
+    for measured, other, op in ((cond.left, cond.right, cond.op), (cond.right, cond.left, _FLIP[cond.op])):
+        weights = _measure(measured, var, env, cards, ranges)
+        if weights is None or _reads(other, var):
+            continue
+        low, high = ranges.of(other, env)
+        most = {"==": high, "<": high - 1, "<=": high}.get(op)
+        least = {"==": low, ">": low + 1, ">=": low}.get(op, 0)
+        return [(weights[0], weights[1], least, most)]
+    return []
+
+
+def _measure(node: Any, var: str, env: Env, cards: list[str], ranges: Ranges) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The least and the most each card adds to ``(sum 'S using P)`` or ``(size 'S)``."""
+    if isinstance(node, Size) and _is_var(node.collection, var):
+        return {c: 1 for c in cards}, {c: 1 for c in cards}
+    if isinstance(node, Sum) and _is_var(node.cards, var):
+        values = {c: ranges.pointmaps.card_values(node.points, env, c) for c in cards}
+        return {c: min(v, default=0) for c, v in values.items()}, {c: max(v, default=0) for c, v in values.items()}
+    return None
+
+
+def _is_var(node: Any, var: str) -> bool:
+    return isinstance(node, Var) and node.name == var
+
+
+def _reads(node: Any, var: str) -> bool:
+    """Whether an expression mentions ``var``."""
+    if isinstance(node, Var) and node.name == var:
+        return True
+    return isinstance(node, Node) and any(_reads(sub, var) for sub in node.subnodes())
+
+
+__all__ = ["PICK_LIMIT", "picked_sets"]
