@@ -30,6 +30,10 @@ class Ctl:
     #: Whether control is being resolved (a guard or an end condition read in the step before
     #: the one it decides): what fails here fails where the resolution is used.
     resolving: bool = False
+    #: Whether the parts of a sum, difference or product are kept in relations of their own (the
+    #: scoring: one rule per seat would otherwise join every count it adds up, and a grounder
+    #: multiplies the values each can take).
+    keeps_parts: bool = False
 
     def seat(self, stage: str, fresh: Fresh) -> Val:
         """The current seat of a player stage."""
@@ -100,6 +104,8 @@ class ParamCtl(Ctl):
 
 class FixedSeatCtl(Ctl):
     """Scoring: ``(current player)`` is one given seat."""
+
+    keeps_parts = True
 
     def __init__(self, seat: int, players: int):
         self.seat_index = seat

@@ -106,10 +106,27 @@ def score(cx: Compiler, node: Score, env: Env, ctl: Ctl) -> Val:
     return card_lits + lits, value
 
 
+#: Where a context keeps parts (:attr:`.Ctl.keeps_parts`), an operand whose value takes more
+#: literals than this is read from a relation of its own.
+KEPT_PART = 2
+
+
+def kept(cx: Compiler, val: Val, interval: tuple[int, int], env: Env, ctl: Ctl, node: Any) -> Val:
+    """A value read through a relation of its own (``part``) where ``ctl`` keeps parts and it
+    takes more than :data:`KEPT_PART` literals: the rules using it then ground its values
+    once, not joined with every other part's."""
+    lits, value = val
+    if not ctl.keeps_parts or len(lits) <= KEPT_PART or not isinstance(value, Variable):
+        return val
+    w = cx.fresh("n")
+    params = [(s.var, s.sort) for s in env.syms() if s.var in lit_vars(lits)] + [(w, f"int:{interval[0]}:{interval[1]}")]
+    return [cx.define("part", node, params, [({w: value}, lits)])], w
+
+
 def arith(cx: Compiler, node: Arith, env: Env, ctl: Ctl) -> Val:
-    """``(op A B)`` through a table."""
-    la, ta = int_(cx, node.left, env, ctl)
-    lb, tb = int_(cx, node.right, env, ctl)
+    """``(op A B)`` through a table (each operand kept apart where ``ctl`` keeps parts)."""
+    la, ta = kept(cx, int_(cx, node.left, env, ctl), cx.interval(node.left, env), env, ctl, node.left)
+    lb, tb = kept(cx, int_(cx, node.right, env, ctl), cx.interval(node.right, env), env, ctl, node.right)
     out = cx.interval(node, env)
     v = cx.fresh("n")
     if not isinstance(tb, Variable):
@@ -151,6 +168,7 @@ def int_agg(cx: Compiler, node: IntAgg, env: Env, ctl: Ctl) -> Val:
             part_lits = [cx.define("element", node, params, [({v: part}, member + part_lits),
                                                              ({v: num(0)}, cx.negate(member, env, node))])]
             part = v
+        part_lits, part = kept(cx, (part_lits, part), (lo, hi), inner, ctl, node.body)
         lits += part_lits
         if total == num(0):
             total, low, high = part, lo, hi
@@ -158,7 +176,8 @@ def int_agg(cx: Compiler, node: IntAgg, env: Env, ctl: Ctl) -> Val:
         v = cx.fresh("n")
         table = cx.tables.binary("+", (low, high), (lo, hi))
         lits.append(f(table, total, part, v) if table else FALSE)
-        total, low, high = v, low + lo, high + hi
+        lits, total = kept(cx, (lits, v), (low + lo, high + hi), env, ctl, node)
+        low, high = low + lo, high + hi
     return lits, total
 
 
