@@ -14,8 +14,10 @@ anything (more passes than players) ends the game as a failure.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, TypeAlias
 from typing import Literal as TypingLiteral
 
@@ -197,13 +199,14 @@ class Control:
         self.flagged = flagged
         start = self.cont_name("s0", 0)
         self.book.add(rule(f("init", f("pc", c(start)))))
-        names = list(self.resume)
+        names = deque(self.resume)
         seen: set[str] = set()
         while names:
-            label = names.pop(0)
+            label = names.popleft()
             if label in seen:
                 continue
             seen.add(label)
+            known = len(self.resume)
             spec = self.resume[label]
             root = self.node("ctl", label)
             self._root = label
@@ -225,7 +228,7 @@ class Control:
                 raise TranslationError(self.model.game, "the game's control is too deep to resolve: from "
                                        f"step {label}, more steps and stage ends follow one another without "
                                        "a choice between them than the translator can follow") from None
-            names += [n for n in self.resume if n not in seen and n not in names]
+            names.extend(islice(self.resume, known, None))  # the resume points the walk made
 
     def node(self, family: str, at: str, source: Any = None) -> str:
         """A new node of the resolution tree being built (from the resume point ``self._root``)

@@ -55,7 +55,7 @@ def frame_by_step(groups: list[Group]) -> list[Group]:
     if readers:
         return groups
     # the move bodies of each step point, the step's guard left out, with canonical variables
-    by_step: dict[Term, list[tuple[Term, tuple[Literal, ...]]]] = {}
+    by_step: dict[Term, dict[tuple[Term, tuple[Literal, ...]], None]] = {}  # ordered sets
     for r in rules:
         if r.head.name not in relations or not isinstance(r.head, Function):
             continue
@@ -66,9 +66,7 @@ def frame_by_step(groups: list[Group]) -> list[Group]:
         card = r.head.args[1]
         body = tuple(lit for lit in r.body if lit is not guard)
         mover = _canonical(card, body)
-        movers = by_step.setdefault(guard.args[0], [])
-        if mover not in movers:
-            movers.append(mover)
+        by_step.setdefault(guard.args[0], {})[mover] = None
     kinds: dict[tuple[tuple[Term, tuple[Literal, ...]], ...], list[Term]] = {}
     for step, movers in by_step.items():
         kinds.setdefault(tuple(movers), []).append(step)
