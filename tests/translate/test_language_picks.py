@@ -7,10 +7,12 @@ engine (:mod:`tests.translate.language`)."""
 from __future__ import annotations
 
 import random
+from math import comb
 
 from ggp.reasoner import make_machine
 from tests.translate.language import capture_options, game, playouts
 from translators.recycle import parse_recycle
+from translators.recycle.analysis.picks import PICK_LIMIT
 from translators.recycle.playstats import play
 from translators.recycle.translate import compile_game
 
@@ -63,3 +65,14 @@ def test_a_filter_bounding_nothing_from_above_keeps_the_slots_and_says_so() -> N
     endings = {play(make_machine(translation.description, "fast"), translation.description, random.Random(seed)).ending
                for seed in range(6)}
     assert "slots" in endings
+
+
+def test_more_card_sets_than_the_limit_keep_the_slots() -> None:
+    """``(<= (size 'S) 8)`` bounds the sets from above, but the sixteen cards have 39,202 sets
+    of eight or fewer, past :data:`PICK_LIMIT` (each set is an option of its own): the slots and
+    their warning stay; ``(<= (size 'S) 2)`` makes 136 sets and no warning."""
+    assert sum(comb(16, k) for k in range(1, 9)) > PICK_LIMIT >= sum(comb(16, k) for k in range(1, 3))
+    many = compile_game(parse_recycle(fishing("(<= (size 'S) 8)"), "fishing.rcy"))
+    assert [w for w in many.warnings if "(failed slots)" in str(w)]
+    few = compile_game(parse_recycle(fishing("(<= (size 'S) 2)"), "fishing.rcy"))
+    assert few.warnings == []
