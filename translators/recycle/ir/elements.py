@@ -1,5 +1,6 @@
 """What a collection or expression of the IR is, seen statically: its kind, the elements of a
-collection known before play (players, teams, names, ranges), and integer literals."""
+collection known before play (players, teams, names, ranges), integer literals, and the memory
+location a forgotten card is read from."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
     AllPlayers,
     AllTeams,
+    CardAt,
     CardAtt,
+    CardLocation,
     Compare,
     Filter,
     IntLit,
@@ -179,3 +182,16 @@ def parallel_card(card: Any, env: Env) -> bool:
     real, real_env = deref(card, env)
     return (isinstance(real, Var) and isinstance(binding := real_env.get(real.name), Sym)
             and binding.domain is not None and binding.domain.parallel)
+
+
+def memory_of(card: Node, env: Env) -> Node:
+    """The memory location a forgotten card is read from: ``(top|bottom|N LOC)`` of a memory
+    location (the engine forgets nothing else: a card variable, even one ranging over a memory
+    location, throws ``InvalidOperationException`` in ``CardForgetAction``)."""
+    real, real_env = deref(card, env)
+    if isinstance(real, CardAt):
+        loc, _ = deref(real.cards, real_env)
+        if isinstance(loc, CardLocation) and loc.visibility == "mem":
+            return real.cards
+    raise TranslationError(card, "`forget` drops a copy read from a memory location: `(forget (top LOC))`, "
+                                 "`(forget (bottom LOC))` or `(forget (N LOC))` (nor can the engine forget another card)")

@@ -24,6 +24,7 @@ from translators.recycle.ir.counted import counted_change
 from translators.recycle.ir.declarations import declared_env
 from translators.recycle.ir.elements import (
     expression_kind,
+    memory_of,
     partition_parts,
     static_elements,
     static_literal,
@@ -37,7 +38,14 @@ from translators.recycle.ir.forwards import (
     invalidate_source,
     location_key,
 )
-from translators.recycle.ir.groups import SLOTS, Member, Room, group_members, group_site, only_set
+from translators.recycle.ir.groups import (
+    SLOTS,
+    Member,
+    Room,
+    group_members,
+    group_site,
+    only_set,
+)
 from translators.recycle.ir.nodes import (
     Alias,
     Domain,
@@ -594,16 +602,3 @@ def lower(model: GameModel, rooms: Mapping[tuple[int, int], Room] | None = None)
 
 
 __all__ = ["Lowerer", "declared_env", "deref", "lower"]
-
-
-def memory_of(card: Node, env: Env) -> Node:
-    """The memory location a forgotten card is read from: ``(top|bottom|N LOC)`` of a memory
-    location (the engine forgets nothing else: a card variable, even one ranging over a memory
-    location, throws ``InvalidOperationException`` in ``CardForgetAction``)."""
-    real, real_env = deref(card, env)
-    if isinstance(real, CardAt):
-        loc, _ = deref(real.cards, real_env)
-        if isinstance(loc, CardLocation) and loc.visibility == "mem":
-            return real.cards
-    raise TranslationError(card, "`forget` drops a copy read from a memory location: `(forget (top LOC))`, "
-                                 "`(forget (bottom LOC))` or `(forget (N LOC))` (nor can the engine forget another card)")
