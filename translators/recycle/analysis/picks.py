@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from translators.recycle.analysis.ranges import Ranges
+from translators.recycle.analysis.walks import walk_with_env
 from translators.recycle.ir.nodes import Env
 from translators.recycle.syntax.nodes import And, Compare, Node, Size, Sum, Var
 
@@ -62,7 +63,8 @@ def picked_sets(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges
 
     if not walk(0, [0] * len(upper)):
         return None
-    return sorted(found, key=lambda s: (len(s), [cards.index(c) for c in s]))
+    place = {card: i for i, card in enumerate(cards)}
+    return sorted(found, key=lambda s: (len(s), [place[c] for c in s]))
 
 
 def _bounds(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges) -> list[Bound]:
@@ -74,7 +76,7 @@ def _bounds(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges) ->
         return []
     for measured, other, op in ((cond.left, cond.right, cond.op), (cond.right, cond.left, _FLIP[cond.op])):
         weights = _measure(measured, var, env, cards, ranges)
-        if weights is None or _reads(other, var):
+        if weights is None or _reads(other, var, env):
             continue
         low, high = ranges.of(other, env)
         most = {"==": high, "<": high - 1, "<=": high}.get(op)
@@ -97,11 +99,9 @@ def _is_var(node: Any, var: str) -> bool:
     return isinstance(node, Var) and node.name == var
 
 
-def _reads(node: Any, var: str) -> bool:
-    """Whether an expression mentions ``var``."""
-    if isinstance(node, Var) and node.name == var:
-        return True
-    return isinstance(node, Node) and any(_reads(sub, var) for sub in node.subnodes())
+def _reads(node: Any, var: str, env: Env) -> bool:
+    """Whether an expression mentions ``var`` (through ``let`` aliases)."""
+    return any(isinstance(sub, Var) and sub.name == var for sub, _ in walk_with_env(node, env))
 
 
 __all__ = ["PICK_LIMIT", "picked_sets"]

@@ -94,6 +94,11 @@ def _var_kind(var: Var, env: Env) -> str:
     return owner_kind(var)
 
 
+def card_number(cid: str) -> int:
+    """A card id's number (``c12``: 12), the order cards are made in."""
+    return int(cid[1:])
+
+
 class CardDomains:
     """For each location, the cards that can ever be in it."""
 
@@ -185,6 +190,10 @@ class CardDomains:
         for binding, _ in elements:
             out |= self.cards(agg.body, env.bind(agg.var.name, binding))
         return out
+
+    def ordered(self, coll: Any, env: Env) -> list[str]:
+        """The cards that can be in a card collection, in card-id order."""
+        return sorted(self.cards(coll, env), key=card_number)
 
     def card_cards(self, card: Any, env: Env) -> set[str]:
         """The cards a card expression can denote."""

@@ -18,6 +18,7 @@ from collections import Counter
 
 from ggp.errors import Location, Problem
 from translators.recycle.analysis.picks import picked_sets
+from translators.recycle.analysis.places import card_number
 from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import SLOTS, Room, group_kind, room_for
@@ -54,12 +55,12 @@ def picked_room(uses: list[ir.GroupUse], ranges: Ranges) -> tuple[tuple[str, ...
         if picker is None:
             return None
         cond, var, cond_env = picker
-        cards = sorted(ranges.domains.cards(coll.cards, env), key=lambda cid: int(cid[1:]))
+        cards = ranges.domains.ordered(coll.cards, env)
         sets = picked_sets(cond, var, cond_env, cards, ranges)
         if sets is None:
             return None
         found.update(sets)
-    return tuple(sorted(found, key=lambda s: (len(s), [int(cid[1:]) for cid in s])))
+    return tuple(sorted(found, key=lambda s: (len(s), [card_number(cid) for cid in s])))
 
 
 def _most(coll: Subsets | Runs | Tuples, env: Env, ranges: Ranges) -> int:

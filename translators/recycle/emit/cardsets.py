@@ -262,7 +262,7 @@ def group_card(cx: Compiler, node: ir.CardGroup, card: Term) -> list[Literal]:
 
 def domain_cards(cx: Compiler, coll: Any, env: Env) -> list[str]:
     """The cards that can be in a collection, in card-id order."""
-    return sorted(cx.domains.cards(coll, env), key=lambda cid: int(cid[1:]))
+    return cx.domains.ordered(coll, env)
 
 
 def context_params(cx: Compiler, env: Env, lits_list: Sequence[Sequence[Literal]]) -> list[tuple[Variable, str]]:

@@ -1,6 +1,6 @@
 """What a collection or expression of the IR is, seen statically: its kind, the elements of a
-collection known before play (players, teams, names, ranges), integer literals, and the memory
-location a forgotten card is read from."""
+collection known before play (players, teams, names, ranges), integer literals, the sort a choice's
+fork ranges over, and the memory location a forgotten card is read from."""
 
 from __future__ import annotations
 
@@ -195,3 +195,27 @@ def memory_of(card: Node, env: Env) -> Node:
             return real.cards
     raise TranslationError(card, "`forget` drops a copy read from a memory location: `(forget (top LOC))`, "
                                  "`(forget (bottom LOC))` or `(forget (N LOC))` (nor can the engine forget another card)")
+
+
+def fork_sort(model: GameModel, node: Node, real: Any, env: Env) -> tuple[str, str]:
+    """The kind of element a choice's ``any`` forks over (``card``, ``player``, ``team``,
+    ``str``, ``int``) and the sort of its variable (``seat``, ``name:A,B``, ``int:LO:HI``...)."""
+    kind = expression_kind(real, env)
+    element = {"cards": "card", "players": "player", "teams": "team", "strs": "str", "ints": "int",
+               "team": "player"}.get(kind)
+    if element is None:
+        raise TranslationError(node, f"a choice cannot fork over this collection ({kind})")
+    sort = {"card": "card", "player": "seat", "team": "team"}.get(element, "")
+    if element == "str":
+        elements = static_elements(model, real, env, node)
+        assert elements is not None
+        sort = "name:" + ",".join(b.term.name for b, _ in elements)  # type: ignore[union-attr]
+    elif element == "int":  # a range, or a filter of one
+        if isinstance(real, Range) and None in (static_literal(real.low, env), static_literal(real.high, env)):
+            raise TranslationError(real, "a choice among the integers of a range needs literal bounds")
+        elements = static_elements(model, real, env, node)
+        if elements is None:
+            raise TranslationError(node, "a choice forks over integers only through a range")
+        numbers = [int(b.term.name) for b, _ in elements if isinstance(b, Fixed)] or [0]
+        sort = f"int:{min(numbers)}:{max(numbers)}"
+    return element, sort

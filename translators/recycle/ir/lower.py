@@ -24,10 +24,10 @@ from translators.recycle.ir.counted import counted_change
 from translators.recycle.ir.declarations import declared_env
 from translators.recycle.ir.elements import (
     expression_kind,
+    fork_sort,
     memory_of,
     partition_parts,
     static_elements,
-    static_literal,
 )
 from translators.recycle.ir.forks import groups_any, lift_groups
 from translators.recycle.ir.forwards import (
@@ -85,7 +85,6 @@ from translators.recycle.syntax.nodes import (
     NameList,
     Node,
     Partition,
-    Range,
     Remember,
     Repeat,
     RepeatAll,
@@ -542,25 +541,7 @@ class Lowerer:
                 forks.append(sym)
                 self.find_forks(node.body, self.fork_env(node, env), forks, cid)
                 return
-            kind = expression_kind(real, real_env)
-            element = {"cards": "card", "players": "player", "teams": "team", "strs": "str", "ints": "int",
-                       "team": "player"}.get(kind)
-            if element is None:
-                raise TranslationError(node, f"a choice cannot fork over this collection ({kind})")
-            sort = {"card": "card", "player": "seat", "team": "team"}.get(element, "")
-            if element == "str":
-                elements = static_elements(self.model, real, real_env, node)
-                assert elements is not None
-                sort = "name:" + ",".join(b.term.name for b, _ in elements)  # type: ignore[union-attr]
-            elif element == "int":  # a range, or a filter of one
-                if isinstance(real, Range) and None in (static_literal(real.low, real_env),
-                                                        static_literal(real.high, real_env)):
-                    raise TranslationError(real, "a choice among the integers of a range needs literal bounds")
-                elements = static_elements(self.model, real, real_env, node)
-                if elements is None:
-                    raise TranslationError(node, "a choice forks over integers only through a range")
-                numbers = [int(b.term.name) for b, _ in elements if isinstance(b, Fixed)] or [0]
-                sort = f"int:{min(numbers)}:{max(numbers)}"
+            element, sort = fork_sort(self.model, node, real, real_env)
             sym = self.new_sym(element, sort, Domain(node.collection, env, cid))
             self.fork_nodes[id(node)] = sym
             forks.append(sym)
