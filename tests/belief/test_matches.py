@@ -96,9 +96,9 @@ def test_translated_agram_many_matches(role: str, seed: int) -> None:
 def test_go_fish(role: str) -> None:
     """Go Fish from the CardStock corpus: asking for a rank shows the asker holds one, and the
     answer ("go fish") that the asked player holds none; the repairs keep the legal moves right.
-    The first 160 of the match's 334 steps in the default run; player1's whole
+    The first 100 of the match's 334 steps in the default run; player1's whole
     match behind the slow marker."""
-    steps = 160 if role == "player0" else 1000
+    steps = 100 if role == "player0" else 1000
     follow(shared_path("corpus", "recycle", "GoFish2.rcy"), role, 1, steps, particles=8)
 
 

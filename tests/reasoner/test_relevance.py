@@ -87,7 +87,7 @@ def test_the_rules_that_can_fire_have_the_whole_programs_answer_set(game: str) -
     assert sum(kept_fraction) / len(kept_fraction) < 0.9
 
 
-@pytest.mark.parametrize("game", ["recycle/Hearts4.rcy", "recycle/Comet2.rcy"])
+@pytest.mark.parametrize("game", [pytest.param("recycle/Hearts4.rcy", marks=pytest.mark.slow), "recycle/Comet2.rcy"])
 def test_the_oracle_with_the_cut_answers_as_without(game: str) -> None:
     """Every query of every state of seeded playouts: the oracle grounding the rules that can fire
     and the oracle grounding the whole program answer alike."""

@@ -8,14 +8,15 @@ import random
 import pytest
 
 from tests.conftest import RULESHEETS, env, ggp  # noqa: F401  (env is a fixture)
-from tests.spiel.support import bridged
+from tests.spiel.support import bridged  # first: skips the module without OpenSpiel
 
+# isort: split
 from ggp.belief import Belief, Observation  # noqa: E402
 from ggp.deadline import Deadline  # noqa: E402
+from ggp.gdl.terms import Term  # noqa: E402
 from ggp.players.base import MatchInfo, StartView, TurnView  # noqa: E402
 from ggp.players.registry import available_players  # noqa: E402
 from ggp.reasoner import make_machine  # noqa: E402
-from ggp.gdl.terms import Term  # noqa: E402
 from ggp.reasoner.play import history_states, random_joint_move  # noqa: E402
 from ggp.spiel.exploitability import player_exploitability  # noqa: E402
 from ggp.spiel.players import CfrPlayer, view_records  # noqa: E402
@@ -130,7 +131,7 @@ def test_exploitability_command(env: dict[str, str]) -> None:  # noqa: F811
 
 def test_cfr_and_spiel_ismcts_play_a_match(env: dict[str, str]) -> None:  # noqa: F811
     done = ggp(env, "match", str(RULESHEETS / "kuhn.rcy"), "--player", "cfr", "--player", "spiel_ismcts",
-               "--startclock", "20", "--playclock", "2", "--seed", "4", timeout=300)
+               "--startclock", "8", "--playclock", "1", "--seed", "4", timeout=300)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["errors"] == [] and sorted(out["goals"].values()) == [0, 100]
