@@ -47,9 +47,11 @@ def ggp(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.Com
 
 def pytest_configure(config: pytest.Config) -> None:
     """Built fast machines go to a cache of this test session (``$GGP_CACHE_DIR``), not the
-    user's, unless one is set already; the child processes of the tests inherit it."""
+    user's, unless one is set already; the child processes of the tests inherit it. The
+    session's cache keeps every entry (the default run builds over 200 games)."""
     if "GGP_CACHE_DIR" not in os.environ:
         os.environ["GGP_CACHE_DIR"] = tempfile.mkdtemp(prefix="ggp-test-cache-")
+        os.environ.setdefault("GGP_CACHE_ENTRIES", "100000")
         config.stash[_OWN_CACHE] = os.environ["GGP_CACHE_DIR"]
 
 

@@ -11,7 +11,8 @@ what a build produces, one directory per game and generator::
                        percept_moves0.pickle, ...   analyses of the network
 
 ``CACHE`` is :func:`ggp.paths.cache_dir` (``$GGP_CACHE_DIR``, else ``DATA/cache``);
-``GGP_NO_CACHE=1`` turns the cache off. ``KEY`` hashes the rules' digest, the generator's
+``GGP_NO_CACHE=1`` turns the cache off; ``GGP_CACHE_ENTRIES=N`` keeps N entries in place of
+:data:`KEPT_ENTRIES`. ``KEY`` hashes the rules' digest, the generator's
 version (:data:`GENERATOR_VERSION` and the source text of every module of :mod:`ggp.reasoner`
 and of the term classes, so no code change can load an entry written by other code) and the
 Python bytecode format. Each file is written to a temporary file and renamed over its name, so
@@ -42,8 +43,9 @@ log = logging.getLogger(__name__)
 
 #: Bump when the cached content changes in a way the source hash below cannot see.
 GENERATOR_VERSION = "1"
-#: Entries kept, and bytes they may take together: past either, the least recently used are
-#: removed when a new entry is made (a large card game's entry takes up to 250 MB).
+#: Entries kept (``$GGP_CACHE_ENTRIES`` sets another number), and bytes they may take together:
+#: past either, the least recently used are removed when a new entry is made (a large card
+#: game's entry takes up to 250 MB).
 KEPT_ENTRIES = 32
 KEPT_BYTES = 2 << 30
 _MAGIC = b"GGPCACHE1\n"
@@ -68,6 +70,18 @@ def interned(terms: Iterable[Term], table: dict[Term, Term]) -> tuple[Term, ...]
 def enabled() -> bool:
     """False when ``$GGP_NO_CACHE`` is set to anything but ``""`` or ``"0"``."""
     return os.environ.get("GGP_NO_CACHE", "") in ("", "0")
+
+
+def kept_entries() -> int:
+    """How many entries the cache keeps: ``$GGP_CACHE_ENTRIES`` when it is a positive whole
+    number, else :data:`KEPT_ENTRIES` (a warning says why the variable was not used)."""
+    text = os.environ.get("GGP_CACHE_ENTRIES", "").strip()
+    if not text:
+        return KEPT_ENTRIES
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    log.warning("GGP_CACHE_ENTRIES=%r is not a positive whole number; keeping %d entries", text, KEPT_ENTRIES)
+    return KEPT_ENTRIES
 
 
 def generator_version() -> str:
@@ -158,7 +172,7 @@ class CacheEntry:
             fresh = not self.directory.exists()
             self.directory.mkdir(parents=True, exist_ok=True)
             if fresh:
-                _prune(self.directory.parent, KEPT_ENTRIES, keep=self.directory)
+                _prune(self.directory.parent, kept_entries(), keep=self.directory)
             handle, temp = tempfile.mkstemp(prefix=f".{filename}.", dir=self.directory)
             try:
                 with os.fdopen(handle, "wb") as out:

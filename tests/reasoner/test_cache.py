@@ -35,8 +35,9 @@ GAMES = ["montyhall.kif", "blind_tictactoe.kif", "kuhn.rcy"]
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty cache directory for one test."""
+    """An empty cache directory for one test, keeping the default number of entries."""
     monkeypatch.setenv("GGP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GGP_CACHE_ENTRIES", raising=False)
     return tmp_path / "cache"
 
 
@@ -247,6 +248,20 @@ def test_old_entries_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch
         FastMachine(description, cache=True)
     entries = sorted(p.name for p in (cache_dir / "reasoner").iterdir())
     assert entries == sorted(_entry(d).name for d in games[1:])
+
+
+def test_the_entries_kept_can_be_set(cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                     caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("GGP_CACHE_ENTRIES", "2")
+    games = [load_game(RULESHEETS / name) for name in ("montyhall.kif", "blind_tictactoe.kif", "tictactoe.kif")]
+    for description in games:
+        FastMachine(description, cache=True)
+    assert sorted(p.name for p in (cache_dir / "reasoner").iterdir()) == sorted(_entry(d).name for d in games[1:])
+    monkeypatch.setenv("GGP_CACHE_ENTRIES", "many")
+    assert cache.kept_entries() == cache.KEPT_ENTRIES
+    assert "GGP_CACHE_ENTRIES='many' is not a positive whole number" in caplog.text
+    monkeypatch.setenv("GGP_CACHE_ENTRIES", "0")
+    assert cache.kept_entries() == cache.KEPT_ENTRIES
 
 
 def test_entries_past_the_byte_bound_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
