@@ -200,7 +200,7 @@ QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3",
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],
                          ids=[p.stem for p in GAMES])
 def test_a_game_written_here_replays_exactly(runner: Path, path: Path) -> None:
-    results = replay_all(path, games=3, seed=1)
+    results = replay_all(path, games=2, seed=1)
     assert [str(m) for r in results for m in r.mismatches] == []
-    assert all(r.agrees for r in results) and sum(r.decisions for r in results) >= 3 * 3
+    assert all(r.agrees for r in results) and sum(r.decisions for r in results) >= 2 * 3
 
