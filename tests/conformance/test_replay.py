@@ -194,7 +194,8 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "chips2", "pairs2",
-               "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "ownmaps2", "whist4"}
+               "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "ownmaps2", "whist4",
+               "filterends2"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],

@@ -486,3 +486,80 @@ def test_a_card_remembered_twice_is_two_copies() -> None:
             " (inc ((0 player) sto SCORE) (size ((0 player) mem SEEN)))))")
     turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
     assert scores(game(f"{body} {turn}")) == {(26, 0)}
+
+
+def _filter_ends_model() -> set[tuple[int, int]]:
+    """Every final score of ``FILTER_ENDS``, by an independent model of the engine: piles as
+    lists (the top last), a filter keeping the pile's order, its top the last passing card and
+    its bottom the first; every decision sequence tried."""
+    power = {(rank, suit): 2 ** (2 * rank + (suit == "B")) for rank in range(3) for suit in "RB"}
+    out = set()
+    for keeps in itertools.product((True, False), repeat=4):
+        stock = [(rank, suit) for rank in range(3) for suit in "RB"]  # made in this order, top last
+        hands: list[list[tuple[int, str]]] = [[], []]
+        for seat, count in ((0, 3), (1, 2)):
+            hands[seat] += [stock.pop() for _ in range(count)]
+        score = [0, 0]
+        for turn, keep in enumerate(keeps):
+            hand = hands[turn % 2]
+            if stock:
+                hand.append(stock.pop())
+            blacks = [card for card in hand if card[1] == "B"]
+            if blacks:
+                score[turn % 2] += power[blacks[0]]  # the bottom black card
+            reds = [card for card in hand if card[1] == "R"]
+            if keep and reds:
+                hand.remove(reds[-1])  # the top red card
+                score[turn % 2] += 100 * power[reds[-1]]
+        out.add((score[0], score[1]))
+    return out
+
+
+#: Unshuffled: player0 is dealt 3B 3R 2B, player1 2R 1B (bottom to top); four turns, each drawing
+#: while the stock lasts, scoring the bottom BLACK card of the hand, then keeping the top RED card
+#: (100 times its points) or passing. The top RED card is the last one drawn, not the one with
+#: the highest id (player0's 3R lies under 2B and the 1R it draws).
+FILTER_ENDS = game(
+    f"(do ({POWERS} (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))"
+    " (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))))"
+    " (stage player (end (== (game sto TURNS) 4))"
+    " (do ((inc (game sto TURNS) 1)"
+    " ((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))"
+    " ((> (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) BLACK))) 0)"
+    " (inc ((current player) sto SCORE)"
+    " (score (bottom (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) BLACK))) using (game points VALUE))))))"
+    " (choice (((> (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) 0)"
+    " (do ((inc ((current player) sto SCORE)"
+    " (* 100 (score (top (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) using (game points VALUE))))"
+    " (move (top (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) (top ((current player) vloc WON))))))"
+    " (inc ((current player) sto PASSES) 1))))")
+
+
+def test_the_top_and_bottom_card_of_a_filtered_pile_follow_the_pile_s_order() -> None:
+    """The engine's filter lists the pile's passing cards in the pile's order, and its top card
+    is the last (``ProcessCStorageFilter``, ``CardCollection.Peek``): the hand's order is kept
+    whole for it. Before, the top was the passing card with the highest id, and the bottom
+    could not be read. Against a model of the engine, and the engine itself."""
+    assert scores(FILTER_ENDS, 40) == _filter_ends_model()
+
+
+def test_the_order_of_a_pile_is_kept_for_its_filter_s_end_only_where_it_is_cheap_and_matters() -> None:
+    """Keeping a pile's whole order costs the square of the cards it can hold (Go Fish's hands
+    of a 52-card deck: five times the ground rules): past the bound the end card of a filter is
+    the passing card with the highest id, as before; and where the end card's one use is an
+    attribute every passing card shares (a suit under a filter by suit) no order is needed."""
+    def relations(deck: str, read: str) -> set[str]:
+        text = game(f"{DEAL3} (stage player (end (== (size (game iloc STOCK)) 0))"
+                    f" (choice ({read} (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))",
+                    deck=deck)
+        return {r.head.name for r in compile_game(parse_recycle(text, "ends.rcy")).description.rules}
+
+    red_top = "(top (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED)))"
+    move_it = f"((> (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) 0) (move {red_top} (top (game vloc WON))))"
+    small = DECK
+    large = "(deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L, M)) (SUIT (RED, BLACK, GREEN, BLUE)))"
+    assert any(n.startswith("vseen") for n in relations(small, move_it))
+    assert not any(n.startswith("vseen") for n in relations(large, move_it))
+    suit_only = (f"((> (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) 0)"
+                 f" (inc ((current player) sto SCORE) (size (filter (game iloc STOCK) 'D (== (cardatt SUIT 'D) (cardatt SUIT {red_top}))))))")
+    assert not any(n.startswith("vseen") for n in relations(small, suit_only))

@@ -11,13 +11,25 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from translators.recycle.analysis.batches import AccessAnalysis
+from translators.recycle.analysis.crowding import LINK_LIMIT
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.walks import walk_with_env
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.elements import parallel_card
+from translators.recycle.ir.elements import filtered_pile, parallel_card
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.model import GameModel, Location
-from translators.recycle.syntax.nodes import CardAt, CardLocation, Node, Run, Slice
+from translators.recycle.syntax.nodes import (
+    And,
+    CardAt,
+    CardAtt,
+    CardLocation,
+    Compare,
+    Filter,
+    Node,
+    Run,
+    Slice,
+    Var,
+)
 
 
 def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple[Any, Env]]:
@@ -48,16 +60,23 @@ def program_expressions(program: ir.Program, model: GameModel) -> Iterator[tuple
 def order_facts(program: ir.Program, model: GameModel, domains: CardDomains,
                 whole: AbstractSet[Location] = frozenset()) -> tuple[set[Location], set[Location], set[Location]]:
     """Which locations are ordered, which can hold a heap, and which keep their whole order
-    ("linked": their bottom card is read, or they are dealt from in the order their cards were
-    made: several cards at the start, never shuffled, the top taken; and the piles ``whole``,
-    whose cards are named by place)."""
+    ("linked": their bottom card is read, or the top or bottom card of a filter of them, or they
+    are dealt from in the order their cards were made: several cards at the start, never
+    shuffled, the top taken; and the piles ``whole``, whose cards are named by place)."""
     tops: set[Location] = set(whole)
     bottoms: set[Location] = set(whole)
+    ends: list[tuple[CardAt, list[Location]]] = []  # the end cards of filtered piles
+    pinned: set[int] = set()  # ... whose one use is an attribute all passing cards share
     for expr, env in program_expressions(program, model):
         for node, node_env in walk_with_env(expr, env, model):
-            if isinstance(node, CardAt):
+            if isinstance(node, CardAtt) and isinstance(node.card, CardAt) and _shared_by_all(node, node_env):
+                pinned.add(id(node.card))
+            elif isinstance(node, CardAt):
                 real, real_env = deref(node.cards, node_env)
-                if isinstance(real, CardLocation):
+                base = filtered_pile(real, real_env)
+                if base is not None and node.position in ("top", "bottom"):
+                    ends.append((node, concrete(base[0], base[1], model)))
+                elif isinstance(real, CardLocation):
                     places = concrete(real, real_env, model)
                     tops.update(places)
                     # the bottom card or a numbered one (counted from the bottom)
@@ -69,6 +88,12 @@ def order_facts(program: ir.Program, model: GameModel, domains: CardDomains,
                     places = concrete(real, real_env, model)
                     tops.update(places)
                     bottoms.update(places)
+    for node, places in ends:
+        # the passing card nearest the pile's top (bottom): its whole order is kept where that
+        # is cheap; else (a Go Fish hand: 5 times the ground rules) the card with the highest id
+        if id(node) not in pinned and sum(len(domains.location(p)) ** 2 for p in places) <= LINK_LIMIT:
+            tops.update(places)
+            bottoms.update(places)
     shuffled, edges = shuffles_and_bulk_moves(program, model, domains)
     ordered, heapy = order_classes(model, tops, shuffled, edges)
     # a pile created with several cards, never shuffled and dealt from (its top taken one card
@@ -81,6 +106,28 @@ def order_facts(program: ir.Program, model: GameModel, domains: CardDomains,
               if isinstance(effect, ir.MoveCard) and effect.end == "index"
               for place in concrete(effect.target, effect.env, model)} & ordered
     return ordered, heapy, bottoms | dealt_in_order | put_at
+
+
+def _shared_by_all(node: CardAtt, env: Env) -> bool:
+    """Whether ``(cardatt KEY (top|bottom FILTER))`` reads a KEY that every passing card has
+    alike (a filter's condition is, or is a conjunct, ``(== (cardatt KEY 'C) X)``, X not reading
+    'C): any passing card gives the same value."""
+    real, real_env = deref(node.card.cards, env) if isinstance(node.card, CardAt) else (None, env)
+    while isinstance(real, Filter):
+        conds = real.condition.args if isinstance(real.condition, And) else (real.condition,)
+        for cond in conds:
+            if isinstance(cond, Compare) and cond.op == "==":
+                for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
+                    if (isinstance(mine, CardAtt) and mine.key == node.key and isinstance(mine.card, Var)
+                            and mine.card.name == real.var.name and not _reads(other, real.var.name)):
+                        return True
+        real, real_env = deref(real.collection, real_env)
+    return False
+
+
+def _reads(node: Any, var: str) -> bool:
+    """Whether ``node`` mentions the variable ``var``."""
+    return any(isinstance(sub, Var) and sub.name == var for sub in node.walk()) if isinstance(node, Node) else False
 
 
 def loose_piles(program: ir.Program, model: GameModel, domains: CardDomains,

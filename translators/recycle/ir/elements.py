@@ -219,3 +219,17 @@ def fork_sort(model: GameModel, node: Node, real: Any, env: Env) -> tuple[str, s
         numbers = [int(b.term.name) for b, _ in elements if isinstance(b, Fixed)] or [0]
         sort = f"int:{min(numbers)}:{max(numbers)}"
     return element, sort
+
+
+def filtered_pile(node: Any, env: Env) -> tuple[CardLocation, Env] | None:
+    """The pile (not a memory) under ``node`` when it is one or more filters of a pile, whose
+    order its top and bottom card follow in the engine (a filter lists its passing cards in the
+    pile's order); None for anything else."""
+    real, real_env = deref(node, env)
+    if not isinstance(real, Filter):
+        return None
+    while isinstance(real, Filter):
+        real, real_env = deref(real.collection, real_env)
+    if isinstance(real, CardLocation) and real.visibility != "mem":
+        return real, real_env
+    return None
