@@ -371,6 +371,36 @@ def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more()
     assert playouts(text, 4)
 
 
+def test_the_number_of_all_the_runs_is_the_engine_s_where_the_cards_score_apart() -> None:
+    """``(size (runs all N ...))`` as a value and compared with a constant other than 0 (a
+    located error before): the runs an ``all`` over them makes, each as many times as the
+    engine keeps it, counted; on every hand the random play ends with, against the engine's
+    walk written again, and the engine's figures."""
+    ranks = "ABCDEFGHI"
+    runs = "(size (runs all 2 ((current player) iloc HAND) using (game points VALUE)))"
+    turn = ("(stage player (end (== (size (game iloc STOCK)) 0))"
+            " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+            " (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))"
+            f" (do ((set ((current player) sto SCORE) (* 10 {runs})) ((>= {runs} 3) (inc ((current player) sto SCORE) 1)))))")
+    text = one_suit_game(ranks, turn)
+    translation = compile_game(parse_recycle(text, "count.rcy"))
+    assert translation.warnings == []
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(3)
+    totals = set()
+    for _ in range(12):
+        state = machine.initial_state()
+        while not machine.is_terminal(state):
+            moves = [machine.legal_moves(state, role) for role in machine.roles]
+            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
+        hand = ranks_at(state, "(loc player0 iloc hand)", list(ranks.lower()))
+        made = len(engine_run_list(hand, 2, "all"))
+        assert ending_of(translation.description, state) == ("end", {"player0": 10 * made + (made >= 3)}), sorted(hand)
+        totals.add(made)
+    assert len(totals) > 2
+    assert playouts(text, 4)
+
+
 def test_the_most_runs_a_pile_can_make_is_the_engine_s_largest_count() -> None:
     # the bound the rules count up to (``ranges.runs_bound``), against every hand of a small deck
     deck = {1: 2, 2: 3, 3: 1, 4: 2, 6: 2, 7: 1}

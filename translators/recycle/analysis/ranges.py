@@ -103,6 +103,24 @@ def arith_interval(op: str, a: Interval, b: Interval) -> Interval:
     raise ValueError(op)
 
 
+def all_runs_bound(scoring: Mapping[int, int], length: int) -> int:
+    """How many runs of ``length`` or more ``(runs all ...)`` can make at most: one for each
+    stretch of ``length`` or more consecutive values and each choice of a card per value (the
+    engine's copies of a run extended afterwards number the same: a stretch of L values gives
+    L - N + 1 runs of its first card, each kept as often as it is extended)."""
+    values = sorted(v for v, c in scoring.items() if c > 0)
+    total = 0
+    for i, first in enumerate(values):
+        product = 1
+        for j in range(i, len(values)):
+            if values[j] != first + (j - i):
+                break
+            product *= scoring[values[j]]
+            if j - i + 1 >= length:
+                total += product
+    return total
+
+
 def runs_bound(scoring: Mapping[int, int], length: int, held: int | None = None) -> int:
     """How many runs of ``length`` or more ``(runs largest ...)`` can make from cards whose
     points are counted in ``scoring`` (value: cards), ``held`` of them at most (None: all): for
@@ -190,7 +208,10 @@ class Ranges:
         if isinstance(real, Runs):  # the runs of each stretch of consecutive values
             scoring = Counter(value for cid in self.domains.cards(real.cards, real_env)
                               for value in self.pointmaps.card_values(real.points, real_env, cid))
-            return runs_bound(scoring, max(static_int(real.length, real_env) or 1, 1), self.card_bound(real.cards, real_env))
+            length = max(static_int(real.length, real_env) or 1, 1)
+            if real.mode != "largest":
+                return all_runs_bound(scoring, length)
+            return runs_bound(scoring, length, self.card_bound(real.cards, real_env))
         if isinstance(real, Partition) and isinstance(key := deref(real.key, real_env)[0], Name):
             return len({v for card in self.model.cards if (v := card.attr(key.text)) is not None})
         if kind != "cards" and (elements := static_elements(self.model, real, real_env, real)) is not None:

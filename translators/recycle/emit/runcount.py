@@ -9,7 +9,8 @@ numbers of cards of its values. The rules count it with a chain over the possibl
 order, its state the stretch's product, its length (up to N) and the total so far, the products
 and the total saturating at a cap (just above the largest constant compared with, or the most
 runs the cards can make when the size is a value). ``runs all`` keeps every run, and branches
-differently on equal points: its size is only told from 0 (``sizes.runs_exist``).
+differently on equal points: its size counts the runs an ``all`` over them makes (the engine's
+where the cards score apart; see docs/translation.md), or is told from 0 (``sizes.runs_exist``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from translators.recycle.emit.cardsets import (
 )
 from translators.recycle.emit.chains import chain_count
 from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir.nodes import Env
 from translators.recycle.rulebook.book import describe
@@ -42,6 +44,8 @@ MOST_RUNS = 10_000
 
 def runs_count(cx: Compiler, node: Runs, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
     """The number of runs, saturating at ``cap`` (None: exact)."""
+    if node.mode != "largest":  # over the groups, as a filter of them is counted (not lifted)
+        return _all_count(cx, node, env, ctl, cap)
     lifted = lift(cx, node, env, ctl)
     if lifted is not None:
         inner, pctl, binds = lifted
@@ -50,9 +54,6 @@ def runs_count(cx: Compiler, node: Runs, env: Env, ctl: Ctl, cap: int | None = N
     length = static_int(node.length, env)
     if length is None:
         raise TranslationError(node, "`runs` needs a literal length")
-    if node.mode != "largest":
-        raise TranslationError(node, "the number of `runs all` can only be compared with 0 (`runs all` keeps "
-                                     "every run and branches on cards of equal points in its own way)")
     length = max(length, 1)
     scoring: dict[int, list[str]] = {}
     for cid in domain_cards(cx, node.cards, env):
@@ -71,6 +72,23 @@ def runs_count(cx: Compiler, node: Runs, env: Env, ctl: Ctl, cap: int | None = N
     name, heads = cx.book.memo[key]
     made = cx.fresh("n")
     return [f(name, *heads, made)], made
+
+
+def _all_count(cx: Compiler, node: Runs, env: Env, ctl: Ctl, cap: int | None) -> Val:
+    """The number of ``runs all``: the runs an ``all`` over them makes (:func:`groups_of`, each
+    as many times as the engine keeps it where the cards score apart), counted with a chain over
+    their conditions, saturating at ``cap``."""
+    members = groups_of(cx, node, env)
+    if members is None:
+        raise TranslationError(node, f"cannot count the runs of `{describe(node.cards)}`")
+    top = len(members) if cap is None else min(cap, len(members))
+    if top > MOST_RUNS:
+        raise TranslationError(node, f"these cards can make up to {len(members)} runs, too many to count as a "
+                                     f"value (at most {MOST_RUNS}); compare the size with a constant instead")
+    if top == 0:
+        return [], num(0)
+    return chain_count(cx, node, env, ctl, lambda: [[lit for cond, cond_env in conds for lit in cx.cond(cond, cond_env, ctl)]
+                                                    for _, conds in members], top, label="runs all")
 
 
 def _chain(cx: Compiler, node: Runs, env: Env, ctl: Ctl, scoring: dict[int, list[str]], length: int,
