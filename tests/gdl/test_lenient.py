@@ -14,7 +14,7 @@ import pytest
 from ggp.errors import GGPError
 from ggp.gdl.load import load_game, validate_file
 from ggp.gdl.terms import Term
-from ggp.reasoner import make_machine
+from ggp.reasoner import make_machine, oracle
 from ggp.reasoner.play import random_playout
 from tests.conftest import ggp
 from tests.gdl.test_validate import assert_problems, expectations
@@ -57,9 +57,10 @@ def test_negative_goals_play_under_every_command(env: dict[str, str]) -> None:
     assert result["errors"] == [] and set(result["goals"].values()) <= {-20, -10, 10, 20}
 
 
-def test_unbounded_recursion_stops_with_a_located_error() -> None:
+def test_unbounded_recursion_stops_with_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """A recursion that builds ever larger terms and never stops: it loads (GDL's restriction is
-    a warning), and grounding stops at the budget with an error naming the recursion."""
+    a warning), and grounding stops at the budget (a second here) with an error naming the recursion."""
+    monkeypatch.setattr(oracle, "STATE_GROUNDING_SECONDS", 1.0)
     description = load_game(BAD / "recursion_builds_terms.kif")
     with pytest.raises(GGPError, match=r"recursion at .*recursion_builds_terms.kif:9:1 builds ever larger terms"):
         make_machine(description, "oracle").initial_state()

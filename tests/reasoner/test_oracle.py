@@ -58,7 +58,8 @@ def _answers(oracle: OracleMachine, state: State, joint: tuple[Term, ...] | None
 GAMES = [RULESHEETS / "kuhn.rcy", RULESHEETS / "blind_tictactoe.kif", RULESHEETS / "exploding_bomb.kif"]
 
 
-@pytest.mark.parametrize("path", GAMES + ["gdl2/montyhall.gdl", "gdl2/unsw_blackjack.gdl", "gdl2/transit.gdl"],
+@pytest.mark.parametrize("path", GAMES + ["gdl2/montyhall.gdl", pytest.param("gdl2/unsw_blackjack.gdl", marks=pytest.mark.slow),
+                                  "gdl2/transit.gdl"],
                          ids=lambda p: Path(p).stem)
 def test_oracle_answers_as_plain_clingo_calls(path: Path | str) -> None:
     game = path if isinstance(path, Path) else shared_path("corpus", path)

@@ -32,7 +32,7 @@ from tests.translate.support import (
 ALL = corpus()
 #: Small games played in the default run (quick to ground).
 QUICK = [RULESHEETS / "agram.rcy", RULESHEETS / "kuhn.rcy"] + [
-    p for p in ALL if p.stem in ("NinetyEight2", "LAMA2", "Polignac4", "KuhnPoker2")
+    p for p in ALL if p.stem in ("NinetyEight2", "LAMA2", "KuhnPoker2")
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -298,6 +299,21 @@ def one_suit_game(ranks: str, turn: str) -> str:
     return game(f"(do ({points} (shuffle (game iloc STOCK)))) {turn}", players=1, deck=deck)
 
 
+def final_hands(text: str, ranks: str, seed: int, games: int = 12) -> Iterator[tuple[list[int], tuple[str, dict[str, int]]]]:
+    """For seeded random playouts of a one-player game (a translation without warnings), the
+    points of the cards in player0's hand at the end, and how the game ended (with the scores)."""
+    translation = compile_game(parse_recycle(text, "runs.rcy"))
+    assert translation.warnings == []
+    machine = make_machine(translation.description, "fast")
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = machine.initial_state()
+        while not machine.is_terminal(state):
+            moves = [machine.legal_moves(state, role) for role in machine.roles]
+            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
+        yield ranks_at(state, "(loc player0 iloc hand)", list(ranks.lower())), ending_of(translation.description, state)
+
+
 def ranks_at(state: State, place: str, ranks: list[str]) -> list[int]:
     """The points (place in ``ranks``, from 1) of the cards a state has at a location."""
     return [ranks.index(str(f.args[0]).split("_")[0]) + 1 for f in state.fluents
@@ -351,21 +367,11 @@ def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more()
             " (do ((all (runs all 2 ((current player) iloc HAND) using (game points VALUE)) 'R"
             " (inc ((current player) sto SCORE) (+ 100 (size 'R))))))")
     text = one_suit_game(ranks, turn)
-    translation = compile_game(parse_recycle(text, "all.rcy"))
-    assert translation.warnings == []
-    machine = make_machine(translation.description, "fast")
-    rng = random.Random(2)
     assert sum(100 + len(run) for run in engine_run_list([1, 2, 3, 4], 2, "all")) == 620  # the engine's score
-
     totals = set()
-    for _ in range(12):
-        state = machine.initial_state()
-        while not machine.is_terminal(state):
-            moves = [machine.legal_moves(state, role) for role in machine.roles]
-            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
-        hand = ranks_at(state, "(loc player0 iloc hand)", list(ranks.lower()))
+    for hand, ending in final_hands(text, ranks, 2):
         score = sum(100 + len(run) for run in engine_run_list(hand, 2, "all"))
-        assert ending_of(translation.description, state) == ("end", {"player0": score}), sorted(hand)
+        assert ending == ("end", {"player0": score}), sorted(hand)
         totals.add(score)
     assert len(totals) > 2
     assert playouts(text, 4)
@@ -383,19 +389,10 @@ def test_the_number_of_all_the_runs_is_the_engine_s_where_the_cards_score_apart(
             " (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))"
             f" (do ((set ((current player) sto SCORE) (* 10 {runs})) ((>= {runs} 3) (inc ((current player) sto SCORE) 1)))))")
     text = one_suit_game(ranks, turn)
-    translation = compile_game(parse_recycle(text, "count.rcy"))
-    assert translation.warnings == []
-    machine = make_machine(translation.description, "fast")
-    rng = random.Random(3)
     totals = set()
-    for _ in range(12):
-        state = machine.initial_state()
-        while not machine.is_terminal(state):
-            moves = [machine.legal_moves(state, role) for role in machine.roles]
-            state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
-        hand = ranks_at(state, "(loc player0 iloc hand)", list(ranks.lower()))
+    for hand, ending in final_hands(text, ranks, 3):
         made = len(engine_run_list(hand, 2, "all"))
-        assert ending_of(translation.description, state) == ("end", {"player0": 10 * made + (made >= 3)}), sorted(hand)
+        assert ending == ("end", {"player0": 10 * made + (made >= 3)}), sorted(hand)
         totals.add(made)
     assert len(totals) > 2
     assert playouts(text, 4)
