@@ -3,8 +3,8 @@ says which edits) go through parse -> check -> translate and must end in a trans
 located error (``FILE:LINE:COL: message``), never another exception and never a hang.
 
 The default run mutates five small corpus games of different kinds (poker, a count to a
-limit, tricks, shedding, tricks with penalty cards), 200 mutants each (1,000 inputs, about 15-30 s
-a game); ``pytest -m slow tests/translate/test_fuzz.py`` runs 10,000 over ten games. A
+limit, tricks, shedding, tricks with penalty cards), 1,000 inputs, more of the games that
+translate fastest (``QUICK``, 6-8 s a game); ``pytest -m slow tests/translate/test_fuzz.py`` runs 10,000 over ten games. A
 failure names the game, the seed and the edit; ``mutants(text, seed, 1)`` gives the input back.
 The regressions at the end are inputs the fuzzer once broke, one line each.
 """
@@ -22,11 +22,11 @@ from tests.translate.support import CORPUS
 
 #: Seconds one input may take (translations of these games take 0.1-2.5 s).
 BUDGET = 30.0
-#: Small games of different kinds: 200 mutants each in the default run.
-QUICK = ("KuhnPoker2", "NinetyEight2", "LAMA2", "Agram2", "Polignac4")
+#: Small games of different kinds and their mutants in the default run (1,000 inputs).
+QUICK = {"KuhnPoker2": 300, "NinetyEight2": 250, "LAMA2": 150, "Agram2": 150, "Polignac4": 150}
 #: Ten games, 1,000 mutants each, behind the slow marker (a capture game among them: its
 #: translation takes a second, too long for 200 mutants in the default run).
-SLOW = QUICK + ("CrazyEights4", "StealingBundles2", "GoFish2", "Pairs2", "Blackjack2")
+SLOW = tuple(QUICK) + ("CrazyEights4", "StealingBundles2", "GoFish2", "Pairs2", "Blackjack2")
 
 
 def fuzz(game: str, seed: int, count: int) -> list[str]:
@@ -52,7 +52,11 @@ def fuzz(game: str, seed: int, count: int) -> list[str]:
 
 @pytest.mark.parametrize("game", QUICK)
 def test_mutants_translate_or_fail_located(game: str) -> None:
-    assert fuzz(game, 0, 200) == []
+    assert fuzz(game, 0, QUICK[game]) == []
+
+
+def test_the_default_run_fuzzes_a_thousand_inputs() -> None:
+    assert sum(QUICK.values()) >= 1000 and len(QUICK) >= 5
 
 
 @pytest.mark.slow

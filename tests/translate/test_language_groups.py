@@ -369,7 +369,7 @@ def test_all_the_runs_of_cards_that_score_apart_are_every_stretch_of_n_or_more()
     text = one_suit_game(ranks, turn)
     assert sum(100 + len(run) for run in engine_run_list([1, 2, 3, 4], 2, "all")) == 620  # the engine's score
     totals = set()
-    for hand, ending in final_hands(text, ranks, 2):
+    for hand, ending in final_hands(text, ranks, 2, games=8):
         score = sum(100 + len(run) for run in engine_run_list(hand, 2, "all"))
         assert ending == ("end", {"player0": score}), sorted(hand)
         totals.add(score)

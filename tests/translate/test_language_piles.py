@@ -546,7 +546,7 @@ def test_the_top_and_bottom_card_of_a_filtered_pile_follow_the_pile_s_order() ->
 def test_the_order_of_a_pile_is_kept_for_its_filter_s_end_only_where_it_is_cheap_and_matters() -> None:
     """Keeping a pile's whole order costs the square of the cards it can hold (Go Fish's hands
     of a 52-card deck: five times the ground rules): past the bound the end card of a filter is
-    the passing card with the highest id, as before; and where the end card's one use is an
+    the passing card with the highest id, as before (the lowest for its bottom, refused before); and where the end card's one use is an
     attribute every passing card shares (a suit under a filter by suit) no order is needed."""
     def relations(deck: str, read: str) -> set[str]:
         text = game(f"{DEAL3} (stage player (end (== (size (game iloc STOCK)) 0))"
@@ -560,6 +560,8 @@ def test_the_order_of_a_pile_is_kept_for_its_filter_s_end_only_where_it_is_cheap
     large = "(deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L, M)) (SUIT (RED, BLACK, GREEN, BLUE)))"
     assert any(n.startswith("vseen") for n in relations(small, move_it))
     assert not any(n.startswith("vseen") for n in relations(large, move_it))
+    move_bottom = move_it.replace("(move (top (filter", "(move (bottom (filter")
+    assert not any(n.startswith("vseen") for n in relations(large, move_bottom))  # the lowest id
     suit_only = (f"((> (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) 0)"
                  f" (inc ((current player) sto SCORE) (size (filter (game iloc STOCK) 'D (== (cardatt SUIT 'D) (cardatt SUIT {red_top}))))))")
     assert not any(n.startswith("vseen") for n in relations(small, suit_only))

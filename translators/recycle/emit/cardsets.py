@@ -448,7 +448,8 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
         return lits + [f("bottomcard", loc, v)], v
     if node.position not in ("top", "bottom") and isinstance(real, CardLocation):
         return numbered_card(cx, node, real, real_env, ctl)
-    if node.position == "bottom" and isinstance(real, ir.SlotSet) and real.points is not None:
+    if node.position == "bottom" and (isinstance(real, ir.SlotSet) and real.points is not None
+                                      or filtered_pile(real, real_env) is not None):
         return virtual_top(cx, node, real, real_env, ctl)
     if node.position != "top":
         raise TranslationError(node, "only the top, bottom or numbered card of a location can be read")
@@ -524,8 +525,9 @@ def filter_end(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val
 
 
 def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:
-    """The top of a virtual collection: its member with the highest card id; of a run (whose
-    members score apart), its member with the most points, and its bottom the least."""
+    """The top of a virtual collection: its member with the highest card id (its bottom, of a
+    filter of a pile too large to keep in order, the lowest); of a run (whose members score
+    apart), its member with the most points, and its bottom the least."""
     cards = domain_cards(cx, coll, env)
     if isinstance(coll, ir.SlotSet) and coll.points is not None:
         values = {cid: cx.pointmaps.card_values(coll.points, env, cid) for cid in cards}
@@ -533,6 +535,8 @@ def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Va
             cards = sorted(cards, key=lambda cid: min(values[cid]), reverse=node.position == "bottom")
         elif node.position == "bottom":
             raise TranslationError(node, "the bottom card of a run under a point map set in play cannot be read")
+    elif node.position == "bottom":
+        cards = cards[::-1]
     v = cx.fresh("c")
     members = [cx.member(coll, env, ctl, card_constant(cx.model, cid)) for cid in cards]
     params = context_params(cx, env, members)
