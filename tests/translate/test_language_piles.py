@@ -473,6 +473,23 @@ def test_cards_remembered_together_take_consecutive_places() -> None:
     assert scores(game(f"{DEAL3} {body}"), 10) == {(2, 2)}
 
 
+def test_a_filter_of_a_memory_counts_every_copy_it_keeps() -> None:
+    """The engine's filter walks a memory's copies, so a card remembered twice passes twice:
+    THREE BLACK (the unshuffled stock's top) remembered twice, then THREE RED once, gives two
+    BLACK copies and one RED, counted as a value and in a comparison (the distinct cards were
+    counted before: 1 and 1)."""
+    black = "(size (filter ((0 player) mem SEEN) 'C (== (cardatt SUIT 'C) BLACK)))"
+    red = "(size (filter ((0 player) mem SEEN) 'C (== (cardatt SUIT 'C) RED)))"
+    body = ("(do ((remember (top (game iloc STOCK)) (top ((0 player) mem SEEN)))"
+            " (remember (top (game iloc STOCK)) (top ((0 player) mem SEEN)))"
+            " (move (top (game iloc STOCK)) (top (game vloc DISCARD)))"
+            " (remember (top (game iloc STOCK)) (top ((0 player) mem SEEN)))"
+            f" (set ((0 player) sto SCORE) (+ (* 10 {black}) {red}))"
+            f" ((> {black} 1) (inc ((0 player) sto SCORE) 100))))")
+    turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
+    assert scores(game(f"{body} {turn}")) == {(121, 0)}
+
+
 def test_a_card_remembered_twice_is_two_copies() -> None:
     """A memory location holds copies, as the engine's (``CardCopyAction`` adds one each time):
     the top of the stock remembered twice by the first player is two copies, counted by

@@ -40,7 +40,7 @@ from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
 )
-from translators.recycle.ir.nodes import Env, deref
+from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.symbols.vocabulary import card_constant, f, num, true
 from translators.recycle.syntax.nodes import (
     CardLocation,
@@ -100,7 +100,7 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         return cx.exists(coll, env, ctl)
     if k < 0:
         return [] if op in (">", ">=", "!=") else [FALSE]
-    if k > len(cx.model.cards) and not _is_memory(coll, env):  # nor more cards than the game has (copies can be)
+    if k > len(cx.model.cards) and not _is_memory(_unfiltered(coll, env), env):  # nor more cards than the game has (copies can be)
         return [] if op in ("<", "<=", "!=") else [FALSE]
     lits, value = count(cx, coll, env, ctl, k + 1)
     table = cx.tables.test(op, k, (0, k + 1))
@@ -127,6 +127,8 @@ def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
     if isinstance(real, Runs):
         return runs_count(cx, real, real_env, ctl)
     copies = memory_count(cx, real, real_env, ctl, MEMORY_CAP)
+    if copies is None:
+        copies = filtered_copies(cx, real, real_env, ctl, MEMORY_CAP)
     if copies is not None:
         return copies
     cards = domain_cards(cx, real, real_env) if is_card_collection(real) else None
@@ -174,10 +176,20 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
         lits, value = count(cx, coll, inner, pctl, cap)
         return unlift(cx, binds, lits), value
     copies = memory_count(cx, coll, env, ctl, cap)
+    if copies is None:
+        copies = filtered_copies(cx, coll, env, ctl, cap)
     if copies is not None:
         return copies
     return chain_count(cx, coll, env, ctl, lambda: [cx.member(coll, env, ctl, card_constant(cx.model, cid))
                                                     for cid in domain_cards(cx, coll, env)], cap)
+
+
+def _unfiltered(coll: Any, env: Env) -> Any:
+    """The collection under any filters of ``coll``."""
+    real, real_env = deref(coll, env)
+    while isinstance(real, Filter):
+        real, real_env = deref(real.collection, real_env)
+    return real
 
 
 def _is_memory(coll: Any, env: Env) -> bool:
@@ -201,6 +213,35 @@ def memory_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val |
     capped = cx.tables.unary(f"copies_upto_{cap}", lambda x: min(x, cap), (0, MEMORY_CAP))
     assert capped is not None  # a table over 0..MEMORY_CAP has rows
     return lits + [f(capped, held, (value := cx.fresh("n")))], value
+
+
+def filtered_copies(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val | None:
+    """The copies of a memory location that one or more filters keep, saturating at ``cap``: a
+    card remembered twice counts twice, as the engine's filter walks the copies. A chain over
+    the places the copies take (``(cpos LOC C N)``). None for other collections."""
+    real, real_env = deref(coll, env)
+    filters: list[tuple[Filter, Env]] = []
+    while isinstance(real, Filter):
+        filters.append((real, real_env))
+        real, real_env = deref(real.collection, real_env)
+    if not filters or not _is_memory(real, real_env):
+        return None
+    if not any(isinstance(e, ir.Remember) for e in cx.program.effects.values()):
+        return [], num(0)
+    memory, memory_env = real, real_env
+
+    def kept() -> list[list[Literal]]:
+        out = []
+        for place in range(MEMORY_CAP):
+            copy = cx.fresh("c")
+            lits, loc = cx.loc_term(memory, memory_env, ctl)
+            lits = lits + [true(f("cpos", loc, copy, num(place)))]
+            for flt, flt_env in filters:
+                lits += cx.cond(flt.condition, flt_env.bind(flt.var.name, Sym(copy, "card", "card")), ctl)
+            out.append(lits)
+        return out
+
+    return chain_count(cx, coll, env, ctl, kept, min(cap, MEMORY_CAP), label="copies")
 
 
 def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val:
