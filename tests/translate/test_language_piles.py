@@ -490,6 +490,23 @@ def test_a_filter_of_a_memory_counts_every_copy_it_keeps() -> None:
     assert scores(game(f"{body} {turn}")) == {(121, 0)}
 
 
+def test_the_top_and_bottom_card_of_a_filter_of_a_memory_follow_the_order_remembered() -> None:
+    """The engine's filter lists a memory's copies in the order they were remembered, its top
+    the last: remembered from the unshuffled stock, 3B 3R 2B 2R, the top RED copy is 2R (4
+    points) and the bottom BLACK one 3B (32). Before: the top was the RED card with the highest
+    id (3R) and the bottom a located error."""
+    seen = "((0 player) mem SEEN)"
+    red = f"(filter {seen} 'C (== (cardatt SUIT 'C) RED))"
+    black = f"(filter {seen} 'C (== (cardatt SUIT 'C) BLACK))"
+    remember = (f"(remember (top (game iloc STOCK)) (top {seen}))"
+                " (move (top (game iloc STOCK)) (top (game vloc DISCARD)))")
+    body = (f"(do ({POWERS} {remember} {remember} {remember} {remember}"
+            f" (set ((0 player) sto SCORE) (+ (* 100 (score (top {red}) using (game points VALUE)))"
+            f" (score (bottom {black}) using (game points VALUE))))))")
+    turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
+    assert scores(game(f"{body} {turn}")) == {(432, 0)}
+
+
 def test_a_card_remembered_twice_is_two_copies() -> None:
     """A memory location holds copies, as the engine's (``CardCopyAction`` adds one each time):
     the top of the stock remembered twice by the first player is two copies, counted by

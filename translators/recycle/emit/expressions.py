@@ -33,6 +33,7 @@ from translators.recycle.emit import (
     conditions,
     extremes,
     groups,
+    memends,
     pointmaps,
     sizes,
     values,
@@ -155,7 +156,8 @@ class Expressions:
 
     def card_at(self, node: CardAt, env: Env, ctl: Ctl) -> Val:
         """``(top CARDS)`` and friends."""
-        return cardsets.card_at(self, node, env, ctl)
+        ended = memends.memory_filter_end(self, node, env, ctl)
+        return ended if ended is not None else cardsets.card_at(self, node, env, ctl)
 
     def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
         """``(max CARDS using P)``: the best card."""
