@@ -507,6 +507,16 @@ def test_the_top_and_bottom_card_of_a_filter_of_a_memory_follow_the_order_rememb
     assert scores(game(f"{body} {turn}")) == {(432, 0)}
 
 
+def test_the_bottom_card_of_a_filter_of_a_union_is_a_located_error_naming_it() -> None:
+    union = "(union ((current player) iloc HAND) (game vloc DISCARD))"
+    read = (f"(choice (((> (size {union}) 0) (inc ((current player) sto SCORE) (score (bottom (filter {union}"
+            " 'C (== (cardatt SUIT 'C) RED))) using (game points VALUE))))))")
+    text = game(f"(do ({VALUE} {DEAL3[5:-2]})) (stage player (end (>= (game sto T) 1)) (do ((inc (game sto T) 1))) {read})")
+    message = translation_error(text, "union.rcy")
+    assert message.startswith("union.rcy:2:") and "the bottom card of `(filter (union" in message, message
+    assert "cannot be read: only of a location, a filter of one, or a run" in message
+
+
 def test_a_card_remembered_twice_is_two_copies() -> None:
     """A memory location holds copies, as the engine's (``CardCopyAction`` adds one each time):
     the top of the stock remembered twice by the first player is two copies, counted by

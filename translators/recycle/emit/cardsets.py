@@ -452,7 +452,9 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
                                       or filtered_pile(real, real_env) is not None):
         return virtual_top(cx, node, real, real_env, ctl)
     if node.position != "top":
-        raise TranslationError(node, "only the top, bottom or numbered card of a location can be read")
+        raise TranslationError(node, f"the {'bottom' if node.position == 'bottom' else 'numbered'} card of "
+                                     f"`{describe(node.cards)}` cannot be read: only of a location, a filter "
+                                     "of one, or a run")
     if isinstance(real, Tuples):
         real = CollectionAt("top", real, line=node.line, column=node.column)
     if not isinstance(real, CardLocation):
