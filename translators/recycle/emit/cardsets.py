@@ -21,7 +21,7 @@ from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval
 from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import Ctl, ParamCtl, Val
-from translators.recycle.emit.literals import FALSE, lit_vars, positive_vars, substitute
+from translators.recycle.emit.literals import FALSE, lit_vars, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import filtered_pile, static_elements
@@ -437,9 +437,6 @@ def numbered_card(cx: Compiler, node: CardAt, real: CardLocation, env: Env, ctl:
 def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     """``(top LOC)``: the known top card, or a random card of a shuffled heap."""
     real, real_env = deref(node.cards, env)
-    ended = filter_end(cx, node, real, real_env, ctl)
-    if ended is not None:
-        return ended
     if node.position == "bottom" and isinstance(real, CardLocation):
         lits, loc = loc_term(cx, real, real_env, ctl)
         v = cx.fresh("c")
@@ -485,45 +482,6 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
                                  true(f("at", card, where)), f("heaptop", where), Not(f("leave", where, card)),
                                  Not(f("pushed", where)), Not(f("reorder", where))))
     return lits + [f("topcard", loc, v)], v
-
-
-def filter_end(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val | None:
-    """The top (bottom) card of a filter of a pile whose whole order is kept, as the engine reads
-    it (the filter lists the pile's passing cards in the pile's order): the passing card nearest
-    that end. Along the ``under`` links (:func:`pile_depths`): the passing card at depth D when
-    none passes at a smaller depth (``vseen``: one passes at depth D or less). None when it is
-    not such a filter, or the pile's order is not kept whole."""
-    base = filtered_pile(coll, env)
-    if base is None or node.position not in ("top", "bottom"):
-        return None
-    pile, pile_env = base
-    places = concrete(pile, pile_env, cx.model)
-    if not places or any(p not in cx.linked for p in places):
-        return None
-    lits, loc = loc_term(cx, pile, pile_env, ctl)
-    if any(p in cx.unkept for p in places):
-        order_read(cx, ctl, lits, loc)
-    deep = max(1, min(max(len(cx.domains.location(p)) for p in places), len(cx.model.cards)))
-    rel = pile_depths(cx.book, "top" if node.position == "top" else "bottom", deep)
-    x, v = cx.fresh("c"), cx.fresh("c")
-    passing = lits + cx.member(coll, env, ctl, x)
-    params = context_params(cx, env, [passing])
-    heads = [var for var, _ in params]
-    seen = cx.book.name("vseen", node)
-    with cx.book.group(f"a card of `{describe(node.cards)}` passes at depth D or less from its pile's "
-                       f"{node.position}", node):
-        for depth in range(deep):
-            body = passing + [f(rel, loc, x, num(depth))]
-            bound = positive_vars(body)
-            cx.book.add(rule(f(seen, *heads, num(depth)), body,
-                             [cx.sort_literal(var, sort) for var, sort in params if var not in bound]))
-            if depth:
-                cx.book.add(rule(f(seen, *heads, num(depth)), f(seen, *heads, num(depth - 1))))
-    chosen = lits + cx.member(coll, env, ctl, v)
-    clauses: list[tuple[dict[Variable, Term], list[Literal]]] = [
-        ({}, chosen + [f(rel, loc, v, num(depth))] + ([Not(f(seen, *heads, num(depth - 1)))] if depth else []))
-        for depth in range(deep)]
-    return [cx.define("vtop", node, params + [(v, "card")], clauses)], v
 
 
 def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:

@@ -32,8 +32,8 @@ from translators.recycle.emit import (
     cardsets,
     conditions,
     extremes,
+    filterends,
     groups,
-    memends,
     pointmaps,
     sizes,
     values,
@@ -156,7 +156,7 @@ class Expressions:
 
     def card_at(self, node: CardAt, env: Env, ctl: Ctl) -> Val:
         """``(top CARDS)`` and friends."""
-        ended = memends.memory_filter_end(self, node, env, ctl)
+        ended = filterends.filter_end(self, node, env, ctl)
         return ended if ended is not None else cardsets.card_at(self, node, env, ctl)
 
     def extreme(self, node: ExtremeCard, env: Env, ctl: Ctl) -> Val:
