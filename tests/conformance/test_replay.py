@@ -186,7 +186,8 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 #: against a starter card by a partition and the subsets of a union with the current hand,
 #: options that do nothing unless a condition holds next to one drawing from a hidden stock,
 #: rummies (a hand drawn to and thrown from every turn, runs laid down; runs of a suit; 52 cards),
-#: a card played to take a set of table cards adding up to it (a choice of a card, then of a subset),
+#: a card played to take a set of table cards adding up to it (a choice of a card, then of a subset,
+#: the sets as data), a set of table cards worth 7 taken (a choice of a subset alone),
 #: hands given and taken off their tops past the pile analysis's budget, each player's own point
 #: map changed in play, an assortment for two teams (the turn cycled to a chosen player, a
 #: team's points halved), and games of the kind users write (Sevens, Oh Hell, President,
@@ -195,7 +196,7 @@ GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "chips2", "pairs2",
                "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "ownmaps2", "whist4",
-               "filterends2"}
+               "filterends2", "scopa2", "sweep2"}
 
 
 @pytest.mark.parametrize("path", [p if p.stem in QUICK_GAMES else pytest.param(p, marks=pytest.mark.slow) for p in GAMES],

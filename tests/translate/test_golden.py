@@ -71,7 +71,9 @@ def test_a_card_moved_out_of_sight_is_seen_as_hidden() -> None:
     assert_has(text,
                "(canview player0 (loc player0 iloc hand))",
                "(<= (sees ?r (moved ?i ?f ?t ?c)) (player ?r) (move ?i ?c ?f ?t) (canview ?r ?t))",
-               "(<= (sees ?r (moved ?i ?f ?t hidden)) (player ?r) (move ?i ?c ?f ?t) (not (canview ?r ?f)) "
+               # the card, which the percept does not name, projected out (rulebook/project.py)
+               "(<= (sees_proj 1 ?x0 ?x1 ?x2) (move ?x0 ?x3 ?x1 ?x2))",
+               "(<= (sees ?r (moved ?i ?f ?t hidden)) (player ?r) (sees_proj 1 ?i ?f ?t) (not (canview ?r ?f)) "
                "(not (canview ?r ?t)))")
 
 
@@ -147,7 +149,9 @@ def test_goals_rank_the_players_with_four_generic_rules() -> None:
     got = rules(game("(do ((inc ((0 player) sto SCORE) 1)))"))
     assert "(<= (rank ?p 0 0 0) (seat ?p))" in got
     assert "(<= (goal ?p ?g) normal_end (rank ?p 2 ?b ?t) (goalvalue ?b ?t ?g))" in got
-    assert "(<= (beats ?p ?q) (score ?q ?v) (succ ?v ?w) (atleast ?p ?w))" in got
+    # the score one less than ?w, projected out (rulebook/project.py)
+    assert "(<= (beats ?p ?q) (beats_proj 1 ?q ?w) (atleast ?p ?w))" in got
+    assert "(<= (beats_proj 1 ?x0 ?x1) (score ?x0 ?x2) (succ ?x2 ?x1))" in got
     assert "(goalvalue 1 0 100)" in got and "(goalvalue 0 1 50)" in got
 
 

@@ -12,19 +12,21 @@ from math import comb
 from ggp.reasoner import make_machine
 from tests.translate.language import capture_options, game, playouts
 from translators.recycle import parse_recycle
-from translators.recycle.analysis.picks import PICK_LIMIT
+from translators.recycle.analysis.picks import CHOSEN_LIMIT, PICK_LIMIT
 from translators.recycle.playstats import play
 from translators.recycle.translate import compile_game
 
 RANKS = ["one", "two", "three", "four"]
-DECK = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK, GREEN, BLUE)))"
-VALUE = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
 
 
-def fishing(condition: str) -> str:
-    """Two players, sixteen cards: four to the table, hands of two dealt again when empty; a card of the hand takes the table cards ``condition`` keeps ('S the set, 'C the
-    card) or is laid on the table, which can hold a dozen cards and more."""
-    deal = (f"(do ({VALUE} (shuffle (game iloc STOCK)) (repeat 4 (move (top (game iloc STOCK)) (top (game vloc TABLE))))))")
+def fishing(condition: str, ranks: list[str] = RANKS) -> str:
+    """Two players, four suits of ``ranks`` (sixteen cards), each worth its place among them
+    from 1: four to the table, hands of two dealt again when empty; a card of the hand takes the
+    table cards ``condition`` keeps ('S the set, 'C the card) or is laid on the table, which can
+    hold a dozen cards and more."""
+    deck = f"(deck (RANK ({', '.join(r.upper() for r in ranks)})) (SUIT (RED, BLACK, GREEN, BLUE)))"
+    value = "(set (game points VALUE) (" + " ".join(f"((RANK : {r.upper()}) {i})" for i, r in enumerate(ranks, 1)) + "))"
+    deal = (f"(do ({value} (shuffle (game iloc STOCK)) (repeat 4 (move (top (game iloc STOCK)) (top (game vloc TABLE))))))")
     turn = ("(stage player (end (and (== (size (game iloc STOCK)) 0) (all player 'P (== (size ('P iloc HAND)) 0))))"
             " (do ((all player 'Q ((and (== (size ('Q iloc HAND)) 0) (>= (size (game iloc STOCK)) 2))"
             " (repeat 2 (move (top (game iloc STOCK)) (top ('Q iloc HAND))))))))"
@@ -32,7 +34,7 @@ def fishing(condition: str) -> str:
             f" (any (filter (subsets (game vloc TABLE)) 'S {condition}) 'S"
             " (do ((repeat all (move (top 'S) (top ((current player) vloc WON)))) (move 'C (top ((current player) vloc WON)))))))"
             " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc TABLE)))))))")
-    return game(f"{deal} {turn}", deck=DECK, scoring="(scoring max (size ((current player) vloc WON)))")
+    return game(f"{deal} {turn}", deck=deck, scoring="(scoring max (size ((current player) vloc WON)))")
 
 
 ADDING_UP = "(== (sum 'S using (game points VALUE)) (score 'C using (game points VALUE)))"
@@ -67,11 +69,30 @@ def test_a_filter_bounding_nothing_from_above_keeps_the_slots_and_says_so() -> N
     assert "slots" in endings
 
 
+def test_a_choice_among_more_card_sets_than_options_can_be_made_is_one_option_over_them() -> None:
+    """Thirty-two cards worth 1-8 have 1,324 sets worth 8 or less, past :data:`PICK_LIMIT` (an
+    option of its own per set: slots, a warning and ``(failed slots)`` before): a choice among
+    them is one option over the sets as data. No warning, no ``(failed slots)``, and at every
+    decision of random games one legal move per card of the hand and set adding up to it, and
+    one per card of the hand, counted with ``itertools``."""
+    ranks = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    text = fishing(ADDING_UP, ranks)
+    translation = compile_game(parse_recycle(text, "fishing.rcy"))
+    assert translation.warnings == []
+    assert sum(line.startswith("(<= (legal ?seat") for line in translation.kif.splitlines()) == 2  # not one per set
+    machine = make_machine(translation.description, "fast")
+    seen = capture_options(machine, ranks, 2, 5)
+    assert max(takes for takes, _ in seen) > 3
+    endings = {play(machine, translation.description, random.Random(seed)).ending for seed in range(2)}
+    assert endings == {"end"}, endings
+
+
 def test_more_card_sets_than_the_limit_keep_the_slots() -> None:
     """``(<= (size 'S) 8)`` bounds the sets from above, but the sixteen cards have 39,202 sets
-    of eight or fewer, past :data:`PICK_LIMIT` (each set is an option of its own): the slots and
-    their warning stay; ``(<= (size 'S) 2)`` makes 136 sets and no warning."""
-    assert sum(comb(16, k) for k in range(1, 9)) > PICK_LIMIT >= sum(comb(16, k) for k in range(1, 3))
+    of eight or fewer, past :data:`CHOSEN_LIMIT` (a choice among them as data) and
+    :data:`PICK_LIMIT`: the slots and their warning stay; ``(<= (size 'S) 2)`` makes 136 sets
+    and no warning."""
+    assert sum(comb(16, k) for k in range(1, 9)) > CHOSEN_LIMIT > PICK_LIMIT >= sum(comb(16, k) for k in range(1, 3))
     many = compile_game(parse_recycle(fishing("(<= (size 'S) 8)"), "fishing.rcy"))
     assert [w for w in many.warnings if "(failed slots)" in str(w)]
     few = compile_game(parse_recycle(fishing("(<= (size 'S) 2)"), "fishing.rcy"))

@@ -87,6 +87,7 @@ from translators.recycle.rulebook.names import (
 )
 from translators.recycle.rulebook.order import binders_first, no_left_recursion
 from translators.recycle.rulebook.owners import fold_by_owner
+from translators.recycle.rulebook.project import project_groups
 from translators.recycle.rulebook.stages import (
     STAGED,
     drop_undefined,
@@ -253,6 +254,8 @@ def _run(game: Game) -> Translation:
     book.groups = inline(book.groups, keep=KEPT)
     book.groups = merge(book.groups, {"seat": model.seats, "team": model.team_names}, keep=KEPT)
     book.groups = inline(book.groups, keep=KEPT)
+    book.groups = list(zip([comment for comment, _ in book.groups],
+                           project_groups([rules for _, rules in book.groups], keep=KEPT)))
     words = stage_words({sid: node_words(stage.end) for sid, stage in program.stages.items()})
     nodes = {name: (family, tuple(words.get(k, k) for k in key)) for name, (family, key) in control.keys.items()}
     book.groups = fold_steps(book.groups, nodes | comp.tables.keys())

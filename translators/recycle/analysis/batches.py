@@ -205,7 +205,7 @@ class AccessAnalysis:
             return
         if isinstance(node, (ir.MovedCard, ir.PickedCard)):
             return
-        if isinstance(node, (ir.SlotSet, ir.SlotCheck, ir.CardGroup, ir.CardsIn)):
+        if isinstance(node, (ir.SlotSet, ir.SlotCheck, ir.CardGroup, ir.CardsIn, ir.ChosenSet, ir.ChosenSetIn)):
             self.reads(node.base, env, out, chance)
             return
         for child in node.subnodes():

@@ -26,6 +26,9 @@ from translators.recycle.syntax.nodes import And, Compare, Node, Size, Sum, Var
 #: reasoner's 20 s budget; 4,050 (a 40-card Scopa) make 719k ground rules in 6 minutes, and the
 #: oracle took more than 14 minutes for two games.
 PICK_LIMIT = 1000
+#: The most card sets a choice among them offers as data, one option over set ids
+#: (``ir/setchoice.py``): a few static facts per set, no rules of its own.
+CHOSEN_LIMIT = 20_000
 
 #: A measure of a set as the least and the most each card adds, with the range it must be in
 #: (no upper end: None).
@@ -34,10 +37,11 @@ Bound = tuple[dict[str, int], dict[str, int], int, int | None]
 _FLIP = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def picked_sets(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges) -> list[tuple[str, ...]] | None:
+def picked_sets(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges,
+                limit: int = PICK_LIMIT) -> list[tuple[str, ...]] | None:
     """The non-empty sets of ``cards`` (each in card-id order, smallest sets first) that can
     satisfy ``cond`` with ``var`` bound to the set, or None when ``cond`` bounds no measure of
-    it from above or the sets are more than :data:`PICK_LIMIT`."""
+    it from above or the sets are more than ``limit``."""
     bounds = _bounds(cond, var, env, cards, ranges)
     upper = [(low, hi) for low, _, _, hi in bounds if hi is not None and all(v >= 0 for v in low.values())]
     if not upper:
@@ -54,7 +58,7 @@ def picked_sets(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges
             chosen.append(card)
             if all(sum(high[c] for c in chosen) >= lo for _, high, lo, _ in bounds):
                 found.append(tuple(chosen))
-                if len(found) > PICK_LIMIT:
+                if len(found) > limit:
                     return False
             if not walk(i + 1, more):
                 return False
@@ -104,4 +108,4 @@ def _reads(node: Any, var: str, env: Env) -> bool:
     return any(isinstance(sub, Var) and sub.name == var for sub, _ in walk_with_env(node, env))
 
 
-__all__ = ["PICK_LIMIT", "picked_sets"]
+__all__ = ["CHOSEN_LIMIT", "PICK_LIMIT", "picked_sets"]

@@ -168,6 +168,8 @@ class CardDomains:
             return self.cards(real.base, real_env)
         if isinstance(real, ir.CardGroup):
             return set(real.cards)
+        if isinstance(real, ir.ChosenSet):
+            return {cid for cards in real.table.sets for cid in cards}
         if isinstance(real, (Slice, Run)):
             return self.cards(real.cards, real_env)
         if isinstance(real, (Tuples, Subsets, Runs)):

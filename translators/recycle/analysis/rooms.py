@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ggp.errors import Location, Problem
-from translators.recycle.analysis.picks import picked_sets
+from translators.recycle.analysis.picks import CHOSEN_LIMIT, PICK_LIMIT, picked_sets
 from translators.recycle.analysis.places import card_number
 from translators.recycle.analysis.ranges import Ranges
 from translators.recycle.ir import nodes as ir
@@ -34,29 +34,30 @@ def _group_bounds(program: ir.Program, ranges: Ranges) -> dict[Site, tuple[Subse
             for site, uses in sorted(program.group_sites.items())}
 
 
-def site_room(uses: list[ir.GroupUse], ranges: Ranges) -> Room:
+def site_room(uses: list[ir.GroupUse], ranges: Ranges, chosen: bool = False) -> Room:
     """The slots the groups made at a site are made of: one per point value for runs whose
     cards all score apart; as many as the collection can hold (:func:`.groups.room_for`); or,
-    past those, the card sets the filters around every use can pick."""
+    past those, the card sets the filters around every use can pick (more where every use is a
+    choice among them, ``chosen``: those are data, ``ir/setchoice.py``)."""
     coll = uses[0][0]
     most = max(_most(c, env, ranges) for c, env, _ in uses)
     room = valued_room(uses, ranges) or room_for(coll, most)
     if room.size >= most or room.low is not None or not isinstance(coll, Subsets):
         return room
-    sets = picked_room(uses, ranges)
+    sets = picked_room(uses, ranges, CHOSEN_LIMIT if chosen else PICK_LIMIT)
     return room if sets is None else Room(0, sets=sets)
 
 
-def picked_room(uses: list[ir.GroupUse], ranges: Ranges) -> tuple[tuple[str, ...], ...] | None:
+def picked_room(uses: list[ir.GroupUse], ranges: Ranges, limit: int = PICK_LIMIT) -> tuple[tuple[str, ...], ...] | None:
     """Every card set the filters around the uses of a site can pick (None: a use without
-    one, or too many: ``analysis/picks.py``)."""
+    one, or more than ``limit``: ``analysis/picks.py``)."""
     found: set[tuple[str, ...]] = set()
     for coll, env, picker in uses:
         if picker is None:
             return None
         cond, var, cond_env = picker
         cards = ranges.domains.ordered(coll.cards, env)
-        sets = picked_sets(cond, var, cond_env, cards, ranges)
+        sets = picked_sets(cond, var, cond_env, cards, ranges, limit)
         if sets is None:
             return None
         found.update(sets)
@@ -102,7 +103,8 @@ def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, Room]:
     """The slots the groups made at each site are made of: one per point value for runs whose
     cards all score apart, else as many as the collection can hold (:func:`.groups.room_for`; a
     game where a collection holds more ends with ``(failed slots)``)."""
-    return {site: site_room(uses, ranges) for site, uses in sorted(program.group_sites.items())}
+    return {site: site_room(uses, ranges, site not in program.enumerated)
+            for site, uses in sorted(program.group_sites.items())}
 
 
 def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
@@ -112,7 +114,7 @@ def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Prob
                     f"hold up to {most}, and a game where they hold more than {SLOTS} ends there with `(failed slots)`",
                     "warning")
             for (line, column), (coll, most) in _group_bounds(program, ranges).items()
-            if _short(site_room(program.group_sites[(line, column)], ranges), most)]
+            if _short(site_room(program.group_sites[(line, column)], ranges, (line, column) not in program.enumerated), most)]
 
 
 def _short(room: Room, most: int) -> bool:

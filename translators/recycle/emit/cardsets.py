@@ -23,6 +23,7 @@ from translators.recycle.analysis.places import concrete
 from translators.recycle.emit.contexts import Ctl, ParamCtl, Val
 from translators.recycle.emit.literals import FALSE, lit_vars, substitute
 from translators.recycle.emit.protocol import Compiler
+from translators.recycle.emit.setdata import chosen_card, chosen_sum
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import filtered_pile, static_elements
 from translators.recycle.ir.nodes import SEAT_PARAM, Env, Fixed, Sym, deref
@@ -121,6 +122,8 @@ def member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, card: Term) -> list[Lite
         return cx.slot_member(real, real_env, ctl, card)
     if isinstance(real, ir.CardGroup):
         return group_card(cx, real, card)
+    if isinstance(real, ir.ChosenSet):
+        return chosen_card(cx, real, real_env, card)
     if isinstance(real, Slice):
         return cx.slice_member(real, real_env, ctl, card)
     if isinstance(real, CollectionAt):
@@ -295,6 +298,10 @@ def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = Non
         scores = [cx.pointmaps.card_values(node.points, real_env, cid) for cid in real_cards.cards]
         if all(len(v) == 1 for v in scores):  # a static point map: the group's points are known
             return [], num(sum(min(v) for v in scores))
+    if isinstance(real_cards, ir.ChosenSet):
+        known = chosen_sum(cx, real_cards, real_env, node.points, env)
+        if known is not None:
+            return known
     lifted = lift(cx, node, env, ctl)
     if lifted is not None:
         inner, pctl, binds = lifted
@@ -356,7 +363,8 @@ def lift(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> tuple[Env, Ctl, list[Se
                 return None
             uses = True
         elif isinstance(sub, (RelativeTeam, Others, CardAt, ExtremeCard, ir.MovedCard, ir.PickedCard,
-                              ir.SlotSet, ir.SlotCheck, ir.CardGroup, ir.CardsIn)):
+                              ir.SlotSet, ir.SlotCheck, ir.CardGroup, ir.CardsIn, ir.ChosenSet,
+                              ir.ChosenSetIn)):
             return None  # slots are made per control context, with no seat parameter
     if not uses:
         return None

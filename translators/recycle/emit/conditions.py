@@ -21,6 +21,7 @@ from translators.recycle.emit.literals import (
     substitute,
 )
 from translators.recycle.emit.protocol import Compiler
+from translators.recycle.emit.setdata import chosen_in, set_ids
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
@@ -71,6 +72,8 @@ def cond(cx: Compiler, node: Any, env: Env, ctl: Ctl) -> list[Literal]:
         return cx.slot_check(node, env, ctl)
     if isinstance(node, ir.CardsIn):
         return [lit for cid in node.cards for lit in cx.member(node.base, env, ctl, card_constant(cx.model, cid))]
+    if isinstance(node, ir.ChosenSetIn):
+        return chosen_in(cx, node, env, ctl)
     raise TranslationError(node, "a condition is expected here")
 
 
@@ -284,6 +287,8 @@ def elem_member(cx: Compiler, coll: Any, env: Env, ctl: Ctl, term: Term, kind: s
     """Membership of a value in any collection (cards, or a static one)."""
     if kind == "card":
         return cx.member(coll, env, ctl, term)
+    if isinstance(coll, ir.SetIds):
+        return set_ids(cx, coll, term)
     elements = static_elements(cx.model, coll, env, coll)
     if elements is None:
         raise TranslationError(coll, "cannot choose from this collection")

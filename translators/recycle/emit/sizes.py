@@ -35,6 +35,7 @@ from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.emit.runcount import runs_count
+from translators.recycle.emit.setdata import chosen_size
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
     expression_kind,
@@ -66,6 +67,12 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         return lits + [f(table, value) if table else FALSE]
     if isinstance(real, (ir.SlotSet, ir.CardGroup)):
         return [] if holds(op, group_size(real), k) else [FALSE]
+    if isinstance(real, ir.ChosenSet):
+        lits, value = chosen_size(cx, real, real_env)
+        if not isinstance(value, Variable):
+            return lits if holds(op, int(value.name), k) else [FALSE]
+        table = cx.tables.test(op, k, (0, max(len(cards) for cards in real.table.sets)))
+        return lits + [f(table, value) if table else FALSE]
     if isinstance(real, Run):
         lits, value = cx.run_length(real, real_env, ctl)
         table = cx.tables.test(op, k, (0, 13))
@@ -117,6 +124,8 @@ def size_value(cx: Compiler, coll: Any, env: Env, ctl: Ctl) -> Val:
     real, real_env = deref(coll, env)
     if isinstance(real, (ir.SlotSet, ir.CardGroup)):
         return [], num(group_size(real))
+    if isinstance(real, ir.ChosenSet):
+        return chosen_size(cx, real, real_env)
     if isinstance(real, Run):
         return cx.run_length(real, real_env, ctl)
     counted = static_size(cx, real, real_env, ctl)

@@ -50,7 +50,7 @@ def expression_kind(node: Any, env: Env) -> str:
             return binding.kind
     if isinstance(node, Filter):
         return expression_kind(*deref(node.collection, env)) if isinstance(node.collection, Var) else kind_of(node)
-    if isinstance(node, (ir.SlotSet, ir.CardGroup)):
+    if isinstance(node, (ir.SlotSet, ir.CardGroup, ir.ChosenSet)):
         return "cards"
     return kind_of(node)
 

@@ -39,12 +39,9 @@ from translators.recycle.ir.forwards import (
     location_key,
 )
 from translators.recycle.ir.groups import (
-    SLOTS,
     Member,
     Room,
     group_members,
-    group_site,
-    only_set,
 )
 from translators.recycle.ir.nodes import (
     Alias,
@@ -62,6 +59,8 @@ from translators.recycle.ir.partitions import (
     kept_groups,
     with_value,
 )
+from translators.recycle.ir.setchoice import Conditions, set_fork
+from translators.recycle.ir.sites import GroupSites
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import (
@@ -88,14 +87,11 @@ from translators.recycle.syntax.nodes import (
     Remember,
     Repeat,
     RepeatAll,
-    Runs,
     SetPoints,
     SetStr,
     Shuffle,
     Size,
     Stage,
-    Subsets,
-    Tuples,
     TurnPass,
     Var,
 )
@@ -114,9 +110,7 @@ class Lowerer:
 
     def __init__(self, model: GameModel, rooms: Mapping[tuple[int, int], Room] | None = None):
         self.model = model
-        #: How many members the groups made at each site are made of (default ``SLOTS``).
-        self.rooms = dict(rooms or {})
-        self.group_sites: dict[tuple[int, int], list[ir.GroupUse]] = {}
+        self.sites = GroupSites(dict(rooms or {}))
         self.effects: dict[int, ir.Effect] = {}
         self.guards: dict[int, Guard] = {}
         self.stages: dict[str, ir.StageNode] = {}
@@ -131,6 +125,8 @@ class Lowerer:
         self.fork_keys: dict[int, tuple[str, Sym]] = {}
         #: Card forks made for groups chosen within them (``ir/forks.py``), kept alive by id.
         self.lifted: dict[int, ActionAgg] = {}
+        #: The fork over set ids of an option choosing among card sets as data, by its item's id.
+        self.set_forks: dict[int, Sym] = {}
 
     # -- program and flow ----------------------------------------------------------------------
 
@@ -139,7 +135,7 @@ class Lowerer:
         env = self.top_env = declared_env(self.model.game)
         body = self.flow(self.model.game.flow, env)
         return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites,
-                          self.group_sites, self.vars)
+                          self.sites.uses, self.vars, self.sites.enumerated)
 
     def flow(self, items: Any, env: Env) -> list[ir.Item]:
         """Lower a stage body (or the top level)."""
@@ -366,7 +362,7 @@ class Lowerer:
                 return self.item(counted, env, guards, fwd)
             sym = self.new_sym("card", "card", Domain(node.collection, env, str(len(self.effects) + 1)))
             return self.item(node.body, env.bind(node.var.name, sym), guards, dict(fwd))
-        groups = group_members(self.model, coll, coll_env, self.room)
+        groups = group_members(self.model, coll, coll_env, self.sites.room)
         if groups is not None:
             return self.groups(node, groups, env, guards, fwd)
         raise TranslationError(node, f"`{node.quantifier}` over this collection ({kind}) is not supported")
@@ -387,16 +383,11 @@ class Lowerer:
             out += got
         return out
 
-    def room(self, coll: Subsets | Runs | Tuples, env: Env, picker: ir.Picker | None) -> Room:
-        """The slots the groups of ``coll`` are made of (its site recorded, with the filter
-        directly around it)."""
-        self.group_sites.setdefault(group_site(coll), []).append((coll, env, picker))
-        return self.site_room(coll, env, picker)
-
-    def site_room(self, coll: Subsets | Runs | Tuples, env: Env, picker: ir.Picker | None, nth: int = -1) -> Room:
-        """The slots the groups of ``coll`` are made of (decided for its site; ``nth``: see
-        :func:`.groups.only_set`)."""
-        return only_set(self.rooms.get(group_site(coll), Room(SLOTS)), nth)
+    def set_fork(self, coll: Any, coll_env: Env, env: Env, cid: str, var: str) -> tuple[Env, Conditions, Sym] | None:
+        """A choice among the card sets a filter of subsets picks, as data (``ir/setchoice.py``):
+        the option's ``env`` with ``var`` bound to the set chosen, its conditions and the fork
+        over set ids; None where the groups of ``coll`` are not such sets."""
+        return set_fork(self.model, self.sites, coll, coll_env, env, cid, var, self.new_sym)
 
     def partition_groups(self, node: ActionAgg, coll: Partition, coll_env: Env) -> list[Alias]:
         """The groups of ``(partition KEY CARDS)`` (``ir/partitions.py``), with fresh variables."""
@@ -461,6 +452,7 @@ class Lowerer:
             for item, option_env, legal in self.group_options(whole, env, cid):
                 forks: list[Sym] = []
                 self.find_forks(item, option_env, forks, cid)
+                forks += [self.set_forks.pop(id(item))] if id(item) in self.set_forks else []
                 self.leading(item, option_env, legal)
                 fwd: Forwards = {}
                 effects = self.item(item, option_env, (), fwd)
@@ -483,7 +475,11 @@ class Lowerer:
             inner = inner.body
         if isinstance(inner, ActionAgg) and inner.quantifier == "any":
             coll, coll_env = deref(inner.collection, env)
-            groups = group_members(self.model, coll, coll_env, self.room)
+            data = self.set_fork(coll, coll_env, env, cid, inner.var.name)
+            if data is not None:
+                option_env, conds, self.set_forks[id(inner.body)] = data
+                return [(inner.body, option_env, conditions + conds)]
+            groups = group_members(self.model, coll, coll_env, partial(self.sites.room, chosen=True))
             if groups is not None:
                 return [(inner.body, env.bind(inner.var.name, group), conditions + conds) for group, conds in groups]
             kept, kept_env = deref(coll.collection, coll_env) if isinstance(coll, Filter) else (None, coll_env)
@@ -509,8 +505,13 @@ class Lowerer:
             own = replace(fork)
             sym = self.new_sym("card", "card", Domain(own.collection, env, cid))
             chosen_coll, chosen_env = deref(chosen.collection, env.bind(own.var.name, sym))
+            data = self.set_fork(chosen_coll, chosen_env, env, cid, chosen.var.name)
+            if data is not None:
+                self.fork_nodes[id(own)], self.lifted[id(own)] = sym, own
+                option_env, conds, self.set_forks[id(own)] = data
+                return [(own, option_env, conditions + conds)]
             nth = len(out)
-            room_of = self.room if not out else partial(self.site_room, nth=nth)
+            room_of = partial(self.sites.room, chosen=True) if not out else partial(self.sites.site_room, nth=nth)
             members = group_members(self.model, chosen_coll, chosen_env, room_of) or []
             total = len(members) if total < 0 else total
             if nth == total:

@@ -225,6 +225,42 @@ class CardGroup(Node):
     cards: tuple[str, ...]
 
 
+@dataclass(frozen=True, eq=False)
+class SetTable:
+    """The card sets a choice among card sets offers, as data: each set's id (a constant naming
+    its cards) and cards (card ids). Compared by identity: one table per site and lowering."""
+
+    ids: tuple[str, ...]
+    sets: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class ChosenSet(Node):
+    """The card set a choice among card sets chose (``analysis/picks.py``): one option whose
+    variable ``key`` is bound to a set id of ``table``, instead of an option per set (a
+    :class:`CardGroup` each); a group while :class:`ChosenSetIn` holds."""
+
+    base: Node
+    table: SetTable
+    key: str
+
+
+@dataclass(frozen=True)
+class ChosenSetIn(Node):
+    """A condition on a :class:`ChosenSet`: every card of the chosen set is in the collection."""
+
+    base: Node
+    table: SetTable
+    key: str
+
+
+@dataclass(frozen=True)
+class SetIds(Node):
+    """The ids of a :class:`SetTable`: the values a choice among card sets forks over."""
+
+    table: SetTable
+
+
 @dataclass(frozen=True)
 class CardsIn(Node):
     """A condition on a :class:`CardGroup`: every one of its cards is in the collection."""
@@ -402,6 +438,8 @@ class Program:
     group_sites: dict[tuple[int, int], list[GroupUse]] = field(default_factory=dict)
     #: How many variables the lowering numbered (``?c1``, ``?n2``...: fresh ones are numbered past).
     variables: int = 0
+    #: The group sites with a use that is not a choice among their groups.
+    enumerated: set[tuple[int, int]] = field(default_factory=set)
 
 
 def item_effects(items: list[Item], nested: bool = False) -> Iterator[Effect]:
@@ -426,6 +464,8 @@ __all__ = [
     "CardGroup",
     "CardsIn",
     "ChoiceNode",
+    "ChosenSet",
+    "ChosenSetIn",
     "CycleSet",
     "Domain",
     "Effect",
@@ -444,7 +484,9 @@ __all__ = [
     "Program",
     "Remember",
     "SetInt",
+    "SetIds",
     "SetPointMap",
+    "SetTable",
     "SetStr",
     "Shuffle",
     "SlotCheck",
