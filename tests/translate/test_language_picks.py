@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from math import comb
 
+import pytest
+
 from ggp.reasoner import make_machine
 from tests.translate.language import capture_options, game, playouts
 from translators.recycle import parse_recycle
@@ -85,6 +87,20 @@ def test_a_choice_among_more_card_sets_than_options_can_be_made_is_one_option_ov
     assert max(takes for takes, _ in seen) > 3
     endings = {play(machine, translation.description, random.Random(seed)).ending for seed in range(2)}
     assert endings == {"end"}, endings
+
+
+@pytest.mark.slow
+def test_a_forty_card_table_s_4050_sets_are_one_option_over_them() -> None:
+    """Forty cards worth 1-10 (a Scopa deck): the 4,050 sets worth 10 or less kept the slots, a
+    warning and ``(failed slots)`` before; now one option over them, every decision of a random
+    game counted with ``itertools``."""
+    ranks = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    text = fishing(ADDING_UP, ranks)
+    translation = compile_game(parse_recycle(text, "fishing.rcy"))
+    assert translation.warnings == []
+    assert translation.kif.count("(setsum_") >= 4050
+    seen = capture_options(make_machine(translation.description, "fast"), ranks, 1, 2)
+    assert max(takes for takes, _ in seen) > 3
 
 
 def test_more_card_sets_than_the_limit_keep_the_slots() -> None:

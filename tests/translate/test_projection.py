@@ -87,20 +87,22 @@ def _agree(first: GameDescription, second: GameDescription, count: int) -> None:
     assert report.playouts == count
 
 
-@pytest.mark.parametrize(("where", "count"), [(("scopa2.rcy",), 1), (("corpus", "recycle", "NinetyEight2.rcy"), 3)])
+@pytest.mark.parametrize(("where", "count"), [pytest.param(("scopa2.rcy",), 1, marks=pytest.mark.slow),
+                                              (("corpus", "recycle", "NinetyEight2.rcy"), 3)])
 def test_translations_play_alike_with_and_without_projections(where: tuple[str, ...], count: int,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scopa's choice among card sets as data and Ninety-Eight (half the ground rules with the
-    pass) against their rules without it."""
+    """Ninety-Eight (half the ground rules with the pass) and, with ``-m slow``, Scopa's choice
+    among card sets as data against their rules without it."""
     path = GAMES / where[0] if len(where) == 1 else shared_path(*where)
     _agree(*_unprojected(path.read_text(), path.name, monkeypatch), count)
 
 
-@pytest.mark.parametrize(("name", "count"), [("unsw_BattleshipsFog.gdl", 1), ("mastermind.gdl", 3),
+@pytest.mark.parametrize(("name", "count"), [pytest.param("unsw_BattleshipsFog.gdl", 1, marks=pytest.mark.slow),
+                                             ("mastermind.gdl", 3),
                                              pytest.param("oneCardGame.gdl", 2, marks=pytest.mark.slow)])
 def test_gdl_ii_games_written_elsewhere_play_alike_projected(name: str, count: int) -> None:
-    """Games where the pass spares the most (Battleships in Fog: 182,154 ground rules, 29,070
-    projected)."""
+    """Games where the pass spares the most (Battleships in Fog, with ``-m slow``: 182,154 ground
+    rules, 29,070 projected)."""
     path = shared_path("corpus", "gdl2", name)
     whole = load_game(path)
     _agree(GameDescription(tuple(project_rules(whole.rules))), whole, count)
