@@ -32,8 +32,9 @@ from collections.abc import Iterable, Sequence
 
 import networkx as nx
 
-from ggp.gdl.rules import KEYWORDS, Distinct, Literal, Not, Or, Rule
+from ggp.gdl.rules import KEYWORDS, Literal, Not, Or, Rule
 from ggp.gdl.terms import Constant, Function, Term, Variable
+from translators.recycle.rulebook.inline import substitute
 
 #: The prefix of a projection's relation.
 PREFIX = "proj"
@@ -142,7 +143,7 @@ def _relation(body: list[Literal], outer: list[Variable], made: dict[tuple[str, 
     for lit in body:
         for v in lit.variables():
             names.setdefault(v, Variable(f"x{len(names)}"))
-    renamed = [_rename(lit, names) for lit in body]
+    renamed = [substitute(lit, dict(names)) for lit in body]  # one pass: new names may be old ones
     key = (str(len(outer)), *(str(lit) for lit in renamed))
     fresh = None
     if key not in made:
@@ -157,19 +158,6 @@ def _relation(body: list[Literal], outer: list[Variable], made: dict[tuple[str, 
         fresh = Rule(Function(name, params) if params else Constant(name), tuple(renamed))
     use: Function | Constant = Function(made[key], tuple(outer)) if outer else Constant(made[key])
     return use, fresh
-
-
-def _rename(lit: Literal, names: dict[Variable, Variable]) -> Literal:
-    """``lit`` with its variables renamed (each once: the new names may be old ones too)."""
-    if isinstance(lit, Not):
-        return Not(_rename(lit.literal, names), lit.loc)
-    if isinstance(lit, Or):
-        return Or(tuple(_rename(part, names) for part in lit.literals), lit.loc)
-    if isinstance(lit, Distinct):
-        return Distinct(lit.left.substitute(names), lit.right.substitute(names), lit.loc)
-    renamed = lit.substitute(names)
-    assert isinstance(renamed, (Function, Constant))
-    return renamed
 
 
 __all__ = ["PREFIX", "project_groups", "project_rules"]
