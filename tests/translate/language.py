@@ -132,12 +132,14 @@ SUITS = ("(scoring max (+ (* 10 ((current player) sto RED)) ((current player) st
 VALUE = "(set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
 
 
-def capture_options(machine: StateMachine, ranks: list[str], games: int, seed: int) -> set[tuple[int, int]]:
+def capture_options(machine: StateMachine, ranks: list[str], games: int, seed: int,
+                    must_take: bool = False) -> set[tuple[int, int]]:
     """Random games of a capture game (a card of the hand played to take a set of table cards
-    whose points, a card's rank's place in ``ranks`` from 1, add up to its own; or thrown away),
-    checking at every decision that the legal moves are one per card of the hand and set of
-    table cards adding up to it, and one per card of the hand (counted from the state with
-    ``itertools``: the independent reference); the (takes, table size) pairs seen."""
+    whose points, a card's rank's place in ``ranks`` from 1, add up to its own; or thrown away,
+    with ``must_take`` only when no card can take), checking at every decision that the legal
+    moves are one per card of the hand and set of table cards adding up to it, and one per card
+    of the hand (counted from the state with ``itertools``: the independent reference); the
+    (takes, table size) pairs seen."""
     rng = random.Random(seed)
     seen = set()
     for _ in range(games):
@@ -155,7 +157,7 @@ def capture_options(machine: StateMachine, ranks: list[str], games: int, seed: i
                 hand, table = where.get(f"(loc player{seat} iloc hand)", []), where.get("(loc game vloc table)", [])
                 takes = sum(1 for card in hand for k in range(1, len(table) + 1)
                             for chosen in itertools.combinations(table, k) if sum(chosen) == card)
-                assert len(legal) == takes + len(hand), (hand, table)
+                assert len(legal) == takes + (0 if must_take and takes else len(hand)), (hand, table)
                 seen.add((takes, len(table)))
             state = machine.next_state(state, tuple(m[rng.randrange(len(m))] for m in moves))
     return seen

@@ -21,13 +21,18 @@ from translators.recycle.translate import compile_game
 RANKS = ["one", "two", "three", "four"]
 
 
-def fishing(condition: str, ranks: list[str] = RANKS) -> str:
+def fishing(condition: str, ranks: list[str] = RANKS, must_take: bool = False) -> str:
     """Two players, four suits of ``ranks`` (sixteen cards), each worth its place among them
     from 1: four to the table, hands of two dealt again when empty; a card of the hand takes the
     table cards ``condition`` keeps ('S the set, 'C the card) or is laid on the table, which can
-    hold a dozen cards and more."""
+    hold a dozen cards and more; with ``must_take`` laid only when no card of the hand can take."""
     deck = f"(deck (RANK ({', '.join(r.upper() for r in ranks)})) (SUIT (RED, BLACK, GREEN, BLUE)))"
     value = "(set (game points VALUE) (" + " ".join(f"((RANK : {r.upper()}) {i})" for i, r in enumerate(ranks, 1)) + "))"
+    lay = "(any ((current player) iloc HAND) 'C (move 'C (top (game vloc TABLE))))"
+    if must_take:
+        can_take = (f"(any ((current player) iloc HAND) 'C (any (filter (subsets (game vloc TABLE)) 'S {condition}) 'S"
+                    " (> (size 'S) 0)))")
+        lay = f"((not {can_take}) {lay})"
     deal = (f"(do ({value} (shuffle (game iloc STOCK)) (repeat 4 (move (top (game iloc STOCK)) (top (game vloc TABLE))))))")
     turn = ("(stage player (end (and (== (size (game iloc STOCK)) 0) (all player 'P (== (size ('P iloc HAND)) 0))))"
             " (do ((all player 'Q ((and (== (size ('Q iloc HAND)) 0) (>= (size (game iloc STOCK)) 2))"
@@ -35,7 +40,7 @@ def fishing(condition: str, ranks: list[str] = RANKS) -> str:
             " (choice ((any ((current player) iloc HAND) 'C"
             f" (any (filter (subsets (game vloc TABLE)) 'S {condition}) 'S"
             " (do ((repeat all (move (top 'S) (top ((current player) vloc WON)))) (move 'C (top ((current player) vloc WON)))))))"
-            " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc TABLE)))))))")
+            f" {lay})))")
     return game(f"{deal} {turn}", deck=deck, scoring="(scoring max (size ((current player) vloc WON)))")
 
 
@@ -87,6 +92,20 @@ def test_a_choice_among_more_card_sets_than_options_can_be_made_is_one_option_ov
     assert max(takes for takes, _ in seen) > 3
     endings = {play(machine, translation.description, random.Random(seed)).ending for seed in range(2)}
     assert endings == {"end"}, endings
+
+
+def test_a_condition_over_more_card_sets_than_are_enumerated_is_one_rule_over_them() -> None:
+    """The same 1,324 sets read by a condition too: a card is laid only when no card of the hand
+    can take (Scopa's rule). The condition's ``any`` over the sets is one rule over their ids
+    (enumerated one by one up to :data:`PICK_LIMIT`, slots and a warning past it before); every
+    decision counted with ``itertools``: the takes, or the hand when there are none."""
+    ranks = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    text = fishing(ADDING_UP, ranks, must_take=True)
+    translation = compile_game(parse_recycle(text, "fishing.rcy"))
+    assert translation.warnings == []
+    assert "slot" not in translation.kif  # before: the condition saw the table's first 8 cards, and said nothing
+    seen = capture_options(make_machine(translation.description, "fast"), ranks, 2, 7, must_take=True)
+    assert {takes > 0 for takes, _ in seen} == {True, False}
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from translators.recycle.emit.literals import (
     substitute,
 )
 from translators.recycle.emit.protocol import Compiler
-from translators.recycle.emit.setdata import chosen_in, set_ids
+from translators.recycle.emit.setdata import chosen_in, set_ids, set_quantified
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
@@ -82,6 +82,9 @@ def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]
 
     elements = static_elements(cx.model, node.collection, env, node)
     if elements is None:
+        over_ids = set_quantified(cx, node, env, ctl)
+        if over_ids is not None:
+            return over_ids
         elements = groups_of(cx, node.collection, env)
     if elements is not None:
         parts: list[list[Literal]] = []

@@ -15,12 +15,17 @@ from typing import Any
 
 from ggp.gdl.rules import Literal
 from ggp.gdl.terms import Constant, Term, Variable
+from translators.recycle.analysis.picks import CHOSEN_LIMIT
+from translators.recycle.analysis.rooms import picked_room, site_room
 from translators.recycle.emit.contexts import Ctl, Val
-from translators.recycle.emit.literals import FALSE
+from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.groups import group_site
+from translators.recycle.ir.nodes import Env, Sym
+from translators.recycle.ir.setchoice import chosen_group, filtered_subsets, set_table
 from translators.recycle.symbols.vocabulary import card_constant, f, num, rule
+from translators.recycle.syntax.nodes import BoolAgg
 
 
 def set_sort(table: ir.SetTable) -> str:
@@ -80,6 +85,41 @@ def chosen_in(cx: Compiler, node: ir.ChosenSetIn, env: Env, ctl: Ctl) -> list[Li
     return cx.negate([out], env, node)
 
 
+def set_quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal] | None:
+    """A condition's ``any``/``all`` over a filter of subsets picking more card sets than are
+    enumerated one by one (``analysis/picks.py``: past ``PICK_LIMIT``, up to ``CHOSEN_LIMIT``):
+    one rule over the set ids, the set a :class:`~..ir.nodes.ChosenSet` of a variable (Scopa's
+    "lay a card only when none can take"); None for anything else (enumerated as before)."""
+    found = filtered_subsets(node.collection, env)
+    if found is None:
+        return None
+    subsets, subsets_env, pickers = found
+    use: list[ir.GroupUse] = [(subsets, subsets_env, pickers[-1])]
+    if site_room(use, cx.ranges).sets is not None:
+        return None
+    sets = picked_room(use, cx.ranges, CHOSEN_LIMIT)
+    if sets is None:
+        return None
+    memo = ("settable", group_site(subsets))
+    if memo not in cx.book.memo:
+        cx.book.memo[memo] = set_table(cx.model, sets)
+    table = cx.book.memo[memo]
+    var = cx.fresh("s")
+    sym = Sym(var, "str", set_sort(table))
+    key = f"_Q{var.name}"
+    group, conds = chosen_group(subsets, subsets_env, pickers, table, key, sym)
+    inner = env.bind(key, sym).bind(node.var.name, group)
+    member = [cx.sort_literal(var, set_sort(table))] + [lit for cond, cond_env in conds
+                                                         for lit in cx.cond(cond, cond_env, ctl)]
+    body = cx.cond(node.condition, inner, ctl)
+    if node.quantifier == "any":
+        atom = cx.aux("anyset", [member + body], env, node, key=("anyset", node, env, cx.ctl_key(node, env, ctl)))
+        return [] if atom is ALWAYS else [atom]
+    bad = cx.aux("allset", [member + cx.negate(body, inner, node)], env, node,
+                 key=("allset", node, env, cx.ctl_key(node, env, ctl)))
+    return cx.negate([bad], env, node) if bad is not FALSE else []
+
+
 def set_ids(cx: Compiler, node: ir.SetIds, term: Term) -> list[Literal]:
     """``term`` names a set of the table."""
     if isinstance(term, Variable):
@@ -103,4 +143,4 @@ def _facts(cx: Compiler, node: ir.ChosenSet | ir.ChosenSetIn, prefix: str, comme
     return str(cx.book.memo[memo])
 
 
-__all__ = ["chosen_card", "chosen_in", "chosen_key", "chosen_size", "chosen_sum", "set_ids", "set_sort"]
+__all__ = ["chosen_card", "chosen_in", "chosen_key", "chosen_size", "chosen_sum", "set_ids", "set_quantified", "set_sort"]
