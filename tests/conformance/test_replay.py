@@ -187,7 +187,8 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 #: options that do nothing unless a condition holds next to one drawing from a hidden stock,
 #: rummies (a hand drawn to and thrown from every turn, runs laid down; runs of a suit; 52 cards),
 #: a card played to take a set of table cards adding up to it (a choice of a card, then of a subset,
-#: the sets as data), a set of table cards worth 7 taken (a choice of a subset alone),
+#: the sets as data), a set of table cards worth 7 taken (a choice of a subset alone), a card laid
+#: only when none can take (a condition over 1,324 card sets),
 #: hands given and taken off their tops past the pile analysis's budget, each player's own point
 #: map changed in play, an assortment for two teams (the turn cycled to a chosen player, a
 #: team's points halved), and games of the kind users write (Sevens, Oh Hell, President,
