@@ -103,9 +103,21 @@ def test_a_condition_over_more_card_sets_than_are_enumerated_is_one_rule_over_th
     text = fishing(ADDING_UP, ranks, must_take=True)
     translation = compile_game(parse_recycle(text, "fishing.rcy"))
     assert translation.warnings == []
-    assert "slot" not in translation.kif  # before: the condition saw the table's first 8 cards, and said nothing
+    assert "slot" not in translation.kif  # before: the condition read the groups of the table's first 5 cards, and said nothing
     seen = capture_options(make_machine(translation.description, "fast"), ranks, 2, 7, must_take=True)
     assert {takes > 0 for takes, _ in seen} == {True, False}
+
+
+def test_groups_a_condition_reads_past_their_slots_are_a_located_warning_too() -> None:
+    """``(>= (size 'S) 5)`` bounds the sets from below only: the subsets keep their slots, for
+    the choice and for the condition that lays a card only when none can take, each site with
+    its own warning (the condition's was silent before: it reads the table's first five cards'
+    groups, and says so)."""
+    translation = compile_game(parse_recycle(fishing("(>= (size 'S) 5)", must_take=True), "fishing.rcy"))
+    warnings = [str(w) for w in translation.warnings]
+    assert len(warnings) == 2 and len(set(w.split(": ")[0] for w in warnings)) == 2, warnings
+    assert all(w.startswith("fishing.rcy:") for w in warnings)
+    assert sum("(failed slots)" in w for w in warnings) == sum("sees the groups of their first 5 only" in w for w in warnings) == 1
 
 
 @pytest.mark.slow

@@ -41,7 +41,7 @@ from translators.recycle.analysis.order import (
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import Ranges, execution_bounds, integer_ranges
-from translators.recycle.analysis.rooms import group_rooms, slot_warnings
+from translators.recycle.analysis.rooms import group_rooms, slot_warning, slot_warnings
 from translators.recycle.analysis.spans import next_spans, range_spans, span_warnings
 from translators.recycle.emit.cardstate import emit_card_state
 from translators.recycle.emit.choices import emit_chance, emit_choices, has_chance
@@ -246,6 +246,8 @@ def _run(game: Game) -> Translation:
     emit_ending(comp, bool(program.choices))
     emit_percepts(book, model, emitter)
     emit_goals(comp, Env())
+    warnings += [slot_warning(game.source or "<recycle>", site, coll, most, read=True)  # groups read by conditions
+                 for site, (coll, most) in sorted(comp.ledger.short_groups.items()) if site not in program.group_sites]
     comp.tables.finish()
     stages = stages_of(book.rules())
     split = drop_undefined([split_by_stage(rules, stages) for _, rules in book.groups])

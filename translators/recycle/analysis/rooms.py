@@ -109,12 +109,26 @@ def group_rooms(program: ir.Program, ranges: Ranges) -> dict[Site, Room]:
 
 def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Problem]:
     """A warning for each collection whose groups are made of fewer members than it can hold."""
-    return [Problem(Location(source, line, column),
-                    f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card id); they can "
-                    f"hold up to {most}, and a game where they hold more than {SLOTS} ends there with `(failed slots)`",
-                    "warning")
-            for (line, column), (coll, most) in _group_bounds(program, ranges).items()
-            if _short(site_room(program.group_sites[(line, column)], ranges, (line, column) not in program.enumerated), most)]
+    return [slot_warning(source, site, coll, most)
+            for site, (coll, most) in _group_bounds(program, ranges).items()
+            if _short(site_room(program.group_sites[site], ranges, site not in program.enumerated), most)]
+
+
+def slot_warning(source: str, site: Site, coll: Subsets | Runs | Tuples, most: int, read: bool = False) -> Problem:
+    """The warning for groups of ``coll`` made of fewer members than the ``most`` it can hold
+    (``read``: by a condition or a count, which then reads the first members' groups only)."""
+    then = (f"where they hold more, what reads them here sees the groups of their first {SLOTS} only" if read else
+            f"a game where they hold more than {SLOTS} ends there with `(failed slots)`")
+    return Problem(Location(source, *site),
+                   f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card id); they can "
+                   f"hold up to {most}, and {then}", "warning")
+
+
+def short_site(uses: list[ir.GroupUse], ranges: Ranges) -> int | None:
+    """How many cards the collection of a site's uses can hold, where its groups are made of
+    fewer (None where they are not)."""
+    most = max(_most(coll, env, ranges) for coll, env, _ in uses)
+    return most if _short(site_room(uses, ranges), most) else None
 
 
 def _short(room: Room, most: int) -> bool:
@@ -122,4 +136,5 @@ def _short(room: Room, most: int) -> bool:
     return room.low is None and room.sets is None and room.size < most
 
 
-__all__ = ["MOST_VALUES", "group_rooms", "picked_room", "site_room", "slot_warnings", "valued_room"]
+__all__ = ["MOST_VALUES", "group_rooms", "picked_room", "short_site", "site_room", "slot_warning", "slot_warnings",
+           "valued_room"]

@@ -20,17 +20,24 @@ from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Term, Variable
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.places import concrete
-from translators.recycle.analysis.rooms import site_room
+from translators.recycle.analysis.rooms import short_site, site_room
 from translators.recycle.emit.cardsets import order_read, pile_depths
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.literals import FALSE, substitute
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.groups import Member, group_members
+from translators.recycle.ir.groups import Member, Room, group_members, group_site
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import c, card_constant, f, num, rule, true
-from translators.recycle.syntax.nodes import CardLocation, Run, Slice
+from translators.recycle.syntax.nodes import (
+    CardLocation,
+    Run,
+    Runs,
+    Slice,
+    Subsets,
+    Tuples,
+)
 from translators.recycle.translation_error import TranslationError
 
 #: Up to this many cards, whether a group is a run is one lookup in a table of the runs' orders.
@@ -42,7 +49,14 @@ def groups_of(cx: Compiler, coll: Any, env: Env) -> list[Member] | None:
     of a condition's ``any``/``all`` or of a count (:func:`.groups.group_members`), over as many
     slots as the collection can hold (one per value for runs whose cards score apart; or the
     card sets a filter can pick: ``analysis/rooms.py``); None for another collection."""
-    return group_members(cx.model, coll, env, lambda real, real_env, picker: site_room([(real, real_env, picker)], cx.ranges))
+    def room_of(real: Subsets | Runs | Tuples, real_env: Env, picker: ir.Picker | None) -> Room:
+        use: list[ir.GroupUse] = [(real, real_env, picker)]
+        most = short_site(use, cx.ranges)
+        if most is not None:
+            cx.ledger.short_groups[group_site(real)] = (real, most)
+        return site_room(use, cx.ranges)
+
+    return group_members(cx.model, coll, env, room_of)
 
 
 def layout(node: ir.SlotSet | ir.SlotCheck) -> tuple[Any, int] | None:

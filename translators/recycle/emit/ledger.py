@@ -53,6 +53,9 @@ class Ledger:
     #: (kind, body): the game fails in the state where a body holds (control is resolved in the
     #: state itself: a failure there ends the game at once, even where control reaches the end).
     failures_now: list[tuple[str, list[Literal]]] = field(default_factory=list)
+    #: The groups a condition or a count reads that are made of fewer members than their
+    #: collection can hold, by site: the collection and how many it can hold.
+    short_groups: dict[tuple[int, int], tuple[Any, int]] = field(default_factory=dict)
 
     def need(self, key: Any, fluent: Function, anchor: str, reader: str, extra: Any = None) -> None:
         """A temporary fluent written in batch ``anchor`` is read by batch ``reader``."""
