@@ -21,7 +21,7 @@ from translators.recycle.emit.literals import (
     substitute,
 )
 from translators.recycle.emit.protocol import Compiler
-from translators.recycle.emit.setdata import chosen_in, set_ids, set_quantified
+from translators.recycle.emit.setdata import chosen_in, set_ids, set_members
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
@@ -81,10 +81,8 @@ def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]
     """``(all COLL 'V COND)`` / ``(any COLL 'V COND)``."""
 
     elements = static_elements(cx.model, node.collection, env, node)
-    if elements is None:
-        over_ids = set_quantified(cx, node, env, ctl)
-        if over_ids is not None:
-            return over_ids
+    over_ids = set_members(cx, node, env, ctl) if elements is None else None
+    if elements is None and over_ids is None:
         elements = groups_of(cx, node.collection, env)
     if elements is not None:
         parts: list[list[Literal]] = []
@@ -104,9 +102,12 @@ def quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal]
             return []
         atom = cx.aux("any", parts, env, node, key=("any", node, env, cx.ctl_key(node, env, ctl)))
         return [] if atom is ALWAYS else [atom]
-    card = cx.fresh("c")
-    inner = env.bind(node.var.name, Sym(card, "card", "card"))
-    member = cx.member(node.collection, env, ctl, card)
+    if over_ids is not None:
+        member, inner = over_ids
+    else:
+        card = cx.fresh("c")
+        inner = env.bind(node.var.name, Sym(card, "card", "card"))
+        member = cx.member(node.collection, env, ctl, card)
     body = cx.cond(node.condition, inner, ctl)
     if node.quantifier == "any":
         atom = cx.aux("exists", [member + body], env, node, key=("ex", node, env, cx.ctl_key(node, env, ctl)))

@@ -18,7 +18,7 @@ from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle.analysis.picks import CHOSEN_LIMIT
 from translators.recycle.analysis.rooms import picked_room, site_room
 from translators.recycle.emit.contexts import Ctl, Val
-from translators.recycle.emit.literals import ALWAYS, FALSE
+from translators.recycle.emit.literals import FALSE
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import group_site
@@ -85,11 +85,12 @@ def chosen_in(cx: Compiler, node: ir.ChosenSetIn, env: Env, ctl: Ctl) -> list[Li
     return cx.negate([out], env, node)
 
 
-def set_quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Literal] | None:
+def set_members(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> tuple[list[Literal], Env] | None:
     """A condition's ``any``/``all`` over a filter of subsets picking more card sets than are
-    enumerated one by one (``analysis/picks.py``: past ``PICK_LIMIT``, up to ``CHOSEN_LIMIT``):
-    one rule over the set ids, the set a :class:`~..ir.nodes.ChosenSet` of a variable (Scopa's
-    "lay a card only when none can take"); None for anything else (enumerated as before)."""
+    enumerated one by one (``analysis/picks.py``: past ``PICK_LIMIT``, up to ``CHOSEN_LIMIT``),
+    read over the set ids (Scopa's "lay a card only when none can take"): the literals making a
+    fresh variable one of the sets the filter passes, and ``env`` with the quantifier's variable
+    bound to that set (a :class:`~..ir.nodes.ChosenSet`); None for anything else."""
     found = filtered_subsets(node.collection, env)
     if found is None:
         return None
@@ -111,13 +112,7 @@ def set_quantified(cx: Compiler, node: BoolAgg, env: Env, ctl: Ctl) -> list[Lite
     inner = env.bind(key, sym).bind(node.var.name, group)
     member = [cx.sort_literal(var, set_sort(table))] + [lit for cond, cond_env in conds
                                                          for lit in cx.cond(cond, cond_env, ctl)]
-    body = cx.cond(node.condition, inner, ctl)
-    if node.quantifier == "any":
-        atom = cx.aux("anyset", [member + body], env, node, key=("anyset", node, env, cx.ctl_key(node, env, ctl)))
-        return [] if atom is ALWAYS else [atom]
-    bad = cx.aux("allset", [member + cx.negate(body, inner, node)], env, node,
-                 key=("allset", node, env, cx.ctl_key(node, env, ctl)))
-    return cx.negate([bad], env, node) if bad is not FALSE else []
+    return member, inner
 
 
 def set_ids(cx: Compiler, node: ir.SetIds, term: Term) -> list[Literal]:
@@ -143,4 +138,4 @@ def _facts(cx: Compiler, node: ir.ChosenSet | ir.ChosenSetIn, prefix: str, comme
     return str(cx.book.memo[memo])
 
 
-__all__ = ["chosen_card", "chosen_in", "chosen_key", "chosen_size", "chosen_sum", "set_ids", "set_quantified", "set_sort"]
+__all__ = ["chosen_card", "chosen_in", "chosen_key", "chosen_size", "chosen_sum", "set_ids", "set_members", "set_sort"]
