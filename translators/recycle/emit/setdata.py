@@ -23,14 +23,14 @@ from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import group_site
 from translators.recycle.ir.nodes import Env, Sym
-from translators.recycle.ir.setchoice import chosen_group, filtered_subsets, set_table
+from translators.recycle.ir.setchoice import (
+    chosen_group,
+    filtered_subsets,
+    set_sort,
+    set_table,
+)
 from translators.recycle.symbols.vocabulary import card_constant, f, num, rule
 from translators.recycle.syntax.nodes import BoolAgg
-
-
-def set_sort(table: ir.SetTable) -> str:
-    """The sort of the variable naming a set of ``table`` (its ids)."""
-    return "name:" + ",".join(table.ids)
 
 
 def chosen_key(node: ir.ChosenSet | ir.ChosenSetIn, env: Env) -> Term:
@@ -42,9 +42,7 @@ def chosen_key(node: ir.ChosenSet | ir.ChosenSetIn, env: Env) -> Term:
 
 def chosen_card(cx: Compiler, node: ir.ChosenSet, env: Env, card: Term) -> list[Literal]:
     """A card is one of the chosen set's."""
-    rel = _facts(cx, node, "setcard", "the cards of each card set a choice may take",
-                 lambda cards: [(card_constant(cx.model, cid),) for cid in cards])
-    return [f(rel, chosen_key(node, env), card)]
+    return [f(_cards(cx, node), chosen_key(node, env), card)]
 
 
 def chosen_size(cx: Compiler, node: ir.ChosenSet, env: Env) -> Val:
@@ -78,9 +76,7 @@ def chosen_in(cx: Compiler, node: ir.ChosenSetIn, env: Env, ctl: Ctl) -> list[Li
     card = cx.fresh("c")
     member = cx.member(node.base, env, ctl, card)
     outside = cx.negate(member, env, node, extra=[(card, "card")])
-    rel = _facts(cx, node, "setcard", "the cards of each card set a choice may take",
-                 lambda cards: [(card_constant(cx.model, cid),) for cid in cards])
-    out = cx.aux("setout", [[f(rel, chosen_key(node, env), card)] + outside], env, node,
+    out = cx.aux("setout", [[f(_cards(cx, node), chosen_key(node, env), card)] + outside], env, node,
                  key=("setout", node.table, node.base, env, ctl.key))
     return cx.negate([out], env, node)
 
@@ -122,6 +118,12 @@ def set_ids(cx: Compiler, node: ir.SetIds, term: Term) -> list[Literal]:
     return [] if isinstance(term, Constant) and term.name in node.table.ids else [FALSE]
 
 
+def _cards(cx: Compiler, node: ir.ChosenSet | ir.ChosenSetIn) -> str:
+    """``(setcard_N SET C)``: the cards of each set of ``node``'s table."""
+    return _facts(cx, node, "setcard", "the cards of each card set a choice may take",
+                  lambda cards: [(card_constant(cx.model, cid),) for cid in cards])
+
+
 def _facts(cx: Compiler, node: ir.ChosenSet | ir.ChosenSetIn, prefix: str, comment: str,
            rows: Callable[[tuple[str, ...]], Sequence[tuple[Term, ...]]], key: Any = None) -> str:
     """A static relation over the set ids of ``node``'s table: ``(REL SET X...)`` for each row
@@ -138,4 +140,4 @@ def _facts(cx: Compiler, node: ir.ChosenSet | ir.ChosenSetIn, prefix: str, comme
     return str(cx.book.memo[memo])
 
 
-__all__ = ["chosen_card", "chosen_in", "chosen_key", "chosen_size", "chosen_sum", "set_ids", "set_members", "set_sort"]
+__all__ = ["chosen_card", "chosen_in", "chosen_key", "chosen_size", "chosen_sum", "set_ids", "set_members"]

@@ -54,6 +54,11 @@ def set_table(model: GameModel, sets: tuple[tuple[str, ...], ...]) -> ir.SetTabl
     return ir.SetTable(tuple(ids), sets)
 
 
+def set_sort(table: ir.SetTable) -> str:
+    """The sort of a variable naming a set of ``table``: its ids."""
+    return "name:" + ",".join(table.ids)
+
+
 def chosen_group(subsets: Subsets, subsets_env: Env, pickers: list[Picker], table: ir.SetTable, key: str,
                  sym: Sym) -> tuple[Alias, Conditions]:
     """The set chosen (``key`` bound to the fork ``sym`` over set ids) and its conditions to be
@@ -85,10 +90,10 @@ def set_fork(model: GameModel, sites: GroupSites, coll: Any, coll_env: Env, env:
         sites.tables[site] = set_table(model, sets)
     table = sites.tables[site]
     at = {"line": subsets.line, "column": subsets.column}
-    sym = new_sym("str", "name:" + ",".join(table.ids), Domain(ir.SetIds(table, **at), env, cid))
+    sym = new_sym("str", set_sort(table), Domain(ir.SetIds(table, **at), env, cid))
     key = f"_S{sym.var.name}"
     group, conds = chosen_group(subsets, subsets_env, pickers, table, key, sym)
     return env.bind(key, sym).bind(var, group), conds, sym
 
 
-__all__ = ["Conditions", "chosen_group", "filtered_subsets", "set_fork", "set_table"]
+__all__ = ["Conditions", "chosen_group", "filtered_subsets", "set_fork", "set_sort", "set_table"]

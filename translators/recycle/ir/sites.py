@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.groups import SLOTS, Room, group_site, only_set
 from translators.recycle.ir.nodes import Env, Picker
+from translators.recycle.ir.repeats import Site
 from translators.recycle.syntax.nodes import Runs, Subsets, Tuples
-
-Site = tuple[int, int]
 
 
 @dataclass
@@ -42,4 +41,4 @@ class GroupSites:
         return only_set(self.rooms.get(group_site(coll), Room(SLOTS)), nth)
 
 
-__all__ = ["GroupSites", "Site"]
+__all__ = ["GroupSites"]

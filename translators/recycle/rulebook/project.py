@@ -30,10 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import networkx as nx
-
-from ggp.gdl.rules import KEYWORDS, Literal, Not, Or, Rule
-from ggp.gdl.terms import Constant, Function, Term, Variable
+from ggp.gdl.dependencies import DependencyGraph, body_atoms
+from ggp.gdl.rules import KEYWORDS, Literal, Rule
+from ggp.gdl.terms import Constant, Function, Term, Variable, sentence_name
 from translators.recycle.rulebook.inline import substitute
 
 #: The prefix of a projection's relation.
@@ -51,18 +50,18 @@ def project_groups(groups: Sequence[Sequence[Rule]], keep: Iterable[str] = ()) -
     new relation's rule comes just before the first rule using it, and is read where the first
     literal it replaces was (a top-down prover reads a body in order)."""
     rules = [r for rs in groups for r in rs]
-    reach = _reaches(rules)
+    deps = DependencyGraph.build(rules)
+    recursive = set(deps.component_of())
     facts = {r.head.name for r in rules if not r.body} - {r.head.name for r in rules if r.body}
-    taken = {atom.name for r in rules for atom in (r.head, *(a for lit in r.body for a in _atoms(lit)))}
-    taken |= set(keep) | set(KEYWORDS)
+    taken = {name for name, _ in deps.graph.nodes} | set(keep) | set(KEYWORDS)
     made: dict[tuple[str, ...], str] = {}
     counters = [0]
     out: list[list[Rule]] = []
     for rs in groups:
         new: list[Rule] = []
         for r in rs:
-            while r.head.name not in reach.get(r.head.name, ()):  # a recursive rule stays whole
-                found = _projection(r, reach, facts)
+            while sentence_name(r.head) not in recursive:  # a recursive rule stays whole
+                found = _projection(r, deps, facts)
                 if found is None:
                     break
                 cluster, guards, outer = found
@@ -78,36 +77,19 @@ def project_groups(groups: Sequence[Sequence[Rule]], keep: Iterable[str] = ()) -
     return out
 
 
-def _reaches(rules: list[Rule]) -> dict[str, set[str]]:
-    """For each relation, the relations its rules read, directly or not (itself when recursive)."""
-    graph: nx.DiGraph[str] = nx.DiGraph()
-    for r in rules:
-        graph.add_node(r.head.name)
-        for lit in r.body:
-            for atom in _atoms(lit):
-                graph.add_edge(r.head.name, atom.name)
-    return {name: set(nx.descendants(graph, name)) | ({name} if graph.has_edge(name, name) else set())
-            for name in graph.nodes}
-
-
-def _atoms(lit: Literal) -> Iterable[Function | Constant]:
-    if isinstance(lit, Not):
-        yield from _atoms(lit.literal)
-    elif isinstance(lit, Or):
-        for part in lit.literals:
-            yield from _atoms(part)
-    elif isinstance(lit, (Function, Constant)):
-        yield lit
-
-
 def _vars(item: Literal | Term) -> set[Variable]:
     return set(item.variables())
 
 
-def _projection(r: Rule, reach: dict[str, set[str]], facts: set[str]) -> tuple[list[Literal], list[Literal], list[Variable]] | None:
+def _projection(r: Rule, deps: DependencyGraph, facts: set[str]) -> tuple[list[Literal], list[Literal], list[Variable]] | None:
     """The literals reading the first variable worth projecting, the positive literals narrowing
     them, and their variables used elsewhere (in order); None when there is none."""
     head_vars = _vars(r.head)
+    head = sentence_name(r.head)
+
+    def reads_head(atom: Function | Constant) -> bool:
+        return sentence_name(atom) == head or deps.depends_on(sentence_name(atom), head)
+
     every = head_vars.union(*(_vars(lit) for lit in r.body))
     order = list(dict.fromkeys(v for lit in r.body for v in lit.variables()))
     for var in order:
@@ -116,8 +98,7 @@ def _projection(r: Rule, reach: dict[str, set[str]], facts: set[str]) -> tuple[l
         cluster = [lit for lit in r.body if var in _vars(lit)]
         if sum(not (isinstance(lit, (Function, Constant)) and lit.name in facts) for lit in cluster) != 1:
             continue  # two changing literals joined apart from the rest may make more, not fewer
-        if any(r.head.name in reach.get(atom.name, ()) or atom.name == r.head.name
-               for lit in cluster for atom in _atoms(lit)):
+        if any(reads_head(atom) for lit in cluster for atom, _ in body_atoms(lit)):
             continue
         inner = set().union(*(_vars(lit) for lit in cluster))
         if inner >= every:
@@ -129,7 +110,7 @@ def _projection(r: Rule, reach: dict[str, set[str]], facts: set[str]) -> tuple[l
         outside = head_vars.union(*(_vars(lit) for lit in rest))
         guards: list[Literal] = [lit for lit in rest if isinstance(lit, (Function, Constant)) and _vars(lit)
                   and _vars(lit) <= inner and lit.name not in KEYWORDS - {"true", "does"}
-                  and r.head.name not in reach.get(lit.name, ()) and lit.name != r.head.name]
+                  and not reads_head(lit)]
         outer = [v for v in order if v in inner and v in outside]
         return cluster, guards, outer
     return None
