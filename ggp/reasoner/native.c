@@ -282,12 +282,19 @@ static PyObject *py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return out;
 }
 
-/* The indices (from offset) of the sees outputs of role r for the joint move J, appended. */
-static int append_seen(Scratch *x, int r, const int *J, PyObject *list, int offset) {
+/* Role r's percepts for the joint move J into x->mv, from SEE_AT(r) (every role's at once, and
+ * the offsets apart, where the game's percepts are one transition: SEES_SHARED). */
+#define SEE_AT(r) (SEES_SHARED ? SEES_OFF[r] : 0)
+static void compute_sees(Scratch *x, int r, const int *J) {
     uint64_t ignored[NW];
     ROLE_SEES[r](x->s, J, ignored, x->mv, x->A);
+}
+
+/* The indices (from offset) of role r's percepts computed into x->mv, appended. */
+static int append_seen(Scratch *x, int r, PyObject *list, int offset) {
+    const uint8_t *mv = x->mv + SEE_AT(r);
     for (int i = 0; i < NSEES[r]; i++) {
-        if (!x->mv[i]) continue;
+        if (!mv[i]) continue;
         PyObject *v = PyLong_FromLong(offset + i);
         if (!v || PyList_Append(list, v) < 0) { Py_XDECREF(v); return -1; }
         Py_DECREF(v);
@@ -302,9 +309,13 @@ static PyObject *py_step_sees(PyObject *self, PyObject *const *args, Py_ssize_t 
     PyObject *seen = NULL, *out = NULL;
     if (read_joint(args[1], J) == 0 && (seen = PyList_New(0))) {
         g_analyze(x.s, x.n, x.L, x.A);
-        int r = 0;
-        for (; r < ROLES; r++)
-            if (ROLE_SEES[r] && append_seen(&x, r, J, seen, SEES_OFF[r]) < 0) break;
+        int r = 0, computed = 0;
+        for (; r < ROLES; r++) {
+            if (!ROLE_SEES[r]) continue;
+            if (!computed || !SEES_SHARED) compute_sees(&x, r, J);
+            computed = 1;
+            if (append_seen(&x, r, seen, SEES_OFF[r]) < 0) break;
+        }
         if (r == ROLES) {
             n_trans(x.s, J, x.o, x.mv, x.A);
             out = Py_BuildValue("(NO)", write_state(x.o), seen);
@@ -334,7 +345,8 @@ static PyObject *py_role_sees(PyObject *self, PyObject *const *args, Py_ssize_t 
     PyObject *seen = NULL;
     if (read_joint(args[2], J) == 0 && (seen = PyList_New(0))) {
         g_analyze(x.s, x.n, x.L, x.A);
-        if (append_seen(&x, r, J, seen, 0) < 0) Py_CLEAR(seen);
+        compute_sees(&x, r, J);
+        if (append_seen(&x, r, seen, 0) < 0) Py_CLEAR(seen);
     }
     scratch_close(&x);
     return seen;
@@ -362,7 +374,7 @@ static PyObject *py_role_sees_match(PyObject *self, PyObject *const *args, Py_ss
         for (Py_ssize_t i = 0; i < count; i++) {
             if (read_joint(PyList_GET_ITEM(joints, i), J) < 0) { Py_CLEAR(out); break; }
             ROLE_SEES[r](x.s, J, ignored, x.mv, x.A);
-            PyObject *ok = memcmp(x.mv, want, NSEES[r]) == 0 ? Py_True : Py_False;
+            PyObject *ok = memcmp(x.mv + SEE_AT(r), want, NSEES[r]) == 0 ? Py_True : Py_False;
             Py_INCREF(ok);
             PyList_SET_ITEM(out, i, ok);
         }

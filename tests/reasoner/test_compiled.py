@@ -24,8 +24,8 @@ from ggp.gdl import Term, parse_kif
 from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.gdl.validate import prepare
+from ggp.reasoner import ccode, make_machine, native
 from ggp.reasoner import compiled as compiled_module
-from ggp.reasoner import make_machine, native
 from ggp.reasoner.compiled import BitState, CompiledMachine, draws_directly
 from ggp.reasoner.fast import FastMachine
 from ggp.reasoner.machine import StateMachine
@@ -210,6 +210,29 @@ def test_batches_answer_as_single_queries() -> None:
         state = compiled.next_state(state, joints[0])
         if compiled.is_terminal(state):
             break
+
+
+@pytest.mark.parametrize("name", ["gdl2/kriegTTT_4x4.gdl", "kuhn.rcy"])
+def test_every_role_s_percepts_as_one_transition_agree_with_the_oracle(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``SHARED_SEES_BYTES`` of C the roles' percepts are one transition (``s_trans``), each
+    role's read from its offset: forced here on small games, every query (each role's
+    percepts, all of them at once, batches) against the oracle."""
+    monkeypatch.setattr(ccode, "SHARED_SEES_BYTES", 0)
+    description = _game(name)
+    machine = CompiledMachine(description)
+    source = ccode.generate_c(machine.network)
+    assert "#define SEES_SHARED 1" in source and "s_trans" in source and "r1_trans" not in source
+    report = compare_machines(machine, OracleMachine(description), 15, seed=2, names=("compiled", "oracle"))
+    assert report.ok, report.describe()
+    rng, state = random.Random(4), machine.initial_state()
+    while not machine.is_terminal(state):
+        joints = [random_joint_move(machine, state, rng) for _ in range(5)]
+        for role in machine.roles:
+            seen = machine.role_percepts(state, joints[0], role)
+            assert seen == machine.percepts(state, joints[0])[role]
+            singles = [machine.role_percepts(state, j, role) == seen for j in joints]
+            assert machine.role_percepts_match(state, joints, role, seen) == singles
+        state = machine.next_state(state, joints[0])
 
 
 def test_states_convert_and_bad_input_is_refused() -> None:
