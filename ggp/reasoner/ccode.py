@@ -14,7 +14,8 @@ A state is a bit set of ``NW`` 64-bit words, fluent ``k`` at bit ``k % 64`` of w
   (``A`` as ``g_analyze`` left it for ``s``);
 - ``r<k>_trans(s, J, o, mv, A)``: role ``k``'s ``sees`` outputs alone, in ``mv[0 .. NSEES[k])``;
   or, on a large game (:data:`SHARED_SEES_BYTES`), ``s_trans``: every role's at once, role
-  ``k``'s in ``mv[SEES_OFF[k] ..]`` (``SEES_SHARED``).
+  ``k``'s in ``mv[SEES_OFF[k] ..]`` (``SEES_SHARED``). Each transition ``X_trans`` first runs
+  ``X_prep``, its state-only atoms (``s_prep`` runs ``n_prep`` and adds what it leaves).
 
 The rules indexed by a triggering move and the chained ones (thousands on a translated card
 game, each run only when its trigger fires) are tables that ``run_rules`` interprets, every
@@ -111,6 +112,7 @@ class CGenerator(Generator):
         self.analysed: set[int] = set()  # atoms ``g_analyze`` leaves in ``A``: transitions reuse them
         self.mv_sizes = [1]
         self.big: list[int] = []  # encoded bodies of the large disjunctions ``any_of`` evaluates
+        self.prepared: dict[str, set[int]] = {}  # atoms in ``A`` once a transition's ``prep`` ran
 
     # -- expressions -------------------------------------------------------------------------
 
@@ -330,8 +332,10 @@ class CGenerator(Generator):
                 w.add(0, f"static const uint64_t {prefix}C{r}[{len(moves)}][{words}] = {{{rows}}};")
         w.add(0, f"static const uint64_t {prefix}STATIC[{words}] = {_words(lay.static_copy, words)};")
 
-    def c_transition(self, w: _Writer, lay: Layout, prefix: str) -> None:
-        """``{prefix}trans(s, J, o, mv)``: the transition of ``lay``."""
+    def c_transition(self, w: _Writer, lay: Layout, prefix: str, after: str | None = None) -> None:
+        """``{prefix}trans(s, J, o, mv)``: the transition of ``lay``; its state-only atoms
+        computed first by ``{prefix}prep``, which runs ``{after}prep`` first and computes only
+        what that leaves (so that the transitions share that code)."""
         net = self.net
         words = max(1, (self.nb + 63) // 64)
         head = w
@@ -349,16 +353,20 @@ class CGenerator(Generator):
         for k in copied:
             w.add(1, f"if ({self.get(k)}) Wl[cx.wn++] = {k};")
         preamble, w.lines = w.lines, []
-        done = set(self.analysed)
+        done = set(self.analysed) | (self.prepared[after] if after else set())
+        prep = _Writer()
         if lay.shared:
-            self.compute(w, 1, [((a,), ()) for a in lay.shared], done, set())
+            self.compute(prep, 1, [((a,), ()) for a in lay.shared], done, set())
+        self.compute(prep, 1, [b for _, b in lay.static + lay.straight], done, set())
+        self.prepared[prefix] = done
+        self.c_prep(head, prep, prefix, after)
+        w.add(1, f"{prefix}prep(s, J, o, mv, A);")
         for r in range(len(net.roles)):
             if any(key[0] == r for key in lay.blocks):
                 w.add(1, f"run_rules(c, {prefix}R, {prefix}BS[{sum(len(m) for m in net.moves[:r])} + J[{r}]], "
                          f"{prefix}BS[{sum(len(m) for m in net.moves[:r]) + 1} + J[{r}]]);")
         for s in lay.constants:
             w.add(1, self.put(s))
-        self.compute(w, 1, [b for _, b in lay.static + lay.straight], done, set())
         self.set_c_slots(w, 1, lay, lay.static)
         chase = (f"while (c->wn) {{ int k = c->W[--c->wn]; run_rules(c, {prefix}R, {prefix}PS[k], {prefix}PS[k + 1]); }}"
                  if lay.chains else "")
@@ -393,7 +401,20 @@ class CGenerator(Generator):
         head.add(1, "(void)s; (void)J; (void)o; (void)mv; (void)n; (void)L;")
         head.add(0, "}")
 
-    def c_layout(self, w: _Writer, targets: list[tuple[int, int]], size: int, frames: bool, prefix: str) -> Layout:
+    def c_prep(self, head: _Writer, prep: _Writer, prefix: str, after: str | None) -> None:
+        """``{prefix}prep(s, J, o, mv, A)``: the state-only atoms of the ``prep`` lines, after
+        ``{after}prep``'s."""
+        calls = _chunked(head, f"{prefix}prep", prep.lines)
+        head.add(0, f"static void {prefix}prep(const uint64_t *s, const int *J, uint64_t *o, uint8_t *mv, uint8_t *A) {{")
+        head.add(1, "Ctx *c = 0; int *n = 0, *L = 0;")
+        if after:
+            head.add(1, f"{after}prep(s, J, o, mv, A);")
+        head.lines += calls
+        head.add(1, "(void)s; (void)J; (void)o; (void)mv; (void)A; (void)c; (void)n; (void)L;")
+        head.add(0, "}")
+
+    def c_layout(self, w: _Writer, targets: list[tuple[int, int]], size: int, frames: bool, prefix: str,
+                 after: str | None = None) -> Layout:
         """Lay out and write one transition; ``{prefix}MV`` is the size of its ``mv``."""
         self.base = self.nb if frames else 0
         lay = self.layout(targets, size, frames)
@@ -401,7 +422,7 @@ class CGenerator(Generator):
         # hundred on a large card game: cheap in C), so that those rules can be tables.
         lay.shared = self.cone([b for rules in list(lay.blocks.values()) + list(lay.chains.values()) for _, b in rules])
         self.c_blocks(w, lay, prefix)
-        self.c_transition(w, lay, prefix)
+        self.c_transition(w, lay, prefix, after)
         self.mv_sizes.append(max(1, lay.size - self.base))
         w.add(0, f"#define {prefix}MV {self.mv_sizes[-1]}")
         return lay
@@ -421,10 +442,11 @@ _CHUNK_PARAMS = "const uint64_t *s, const int *J, uint64_t *o, uint8_t *mv, uint
 
 
 #: Past this many bytes of C with one percept transition per role, the roles' percepts are one
-#: transition, ``s_trans``: on a card game each role's percepts need nearly all of the step's
-#: work, so the per-role transitions are that many copies of it (four-player Comet: 14 MB of C
-#: and 84 s of gcc, shared 6.3 MB and 26 s, every role's percepts 2.7 times as fast, one role's
-#: 2 % slower). On small games one role's percepts alone are up to 9 % faster.
+#: transition, ``s_trans``, computing its state-only atoms after ``n_prep``: on a card game each
+#: role's percepts need nearly all of the step's work, so the per-role transitions are that many
+#: copies of it (four-player Comet: 14 MB of C and 84 s of gcc; shared 4.0 MB and 15.5 s, every
+#: role's percepts 2.7 times as fast, one role's 5 % slower). On small games one role's percepts
+#: alone are up to 9 % faster.
 SHARED_SEES_BYTES = 2_000_000
 
 
@@ -486,7 +508,7 @@ def _generate(net: Network, shared_sees: bool) -> str:
     seeing = [r for r in range(roles) if net.sees[r]]
     if shared_sees:
         atoms = [atom for r in seeing for _, atom in net.sees[r]]
-        gen.c_layout(w, list(enumerate(atoms)), len(atoms), False, "s_")
+        gen.c_layout(w, list(enumerate(atoms)), len(atoms), False, "s_", after="n_")
         sees_fn = {r: "s_" for r in seeing}
     else:
         for r in seeing:
