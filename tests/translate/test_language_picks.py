@@ -117,7 +117,39 @@ def test_groups_a_condition_reads_past_their_slots_are_a_located_warning_too() -
     warnings = [str(w) for w in translation.warnings]
     assert len(warnings) == 2 and len(set(w.split(": ")[0] for w in warnings)) == 2, warnings
     assert all(w.startswith("fishing.rcy:") for w in warnings)
-    assert sum("(failed slots)" in w for w in warnings) == sum("sees the groups of their first 5 only" in w for w in warnings) == 1
+    assert sum("(failed slots)" in w for w in warnings) == 2
+    assert sum("the scoring reads the groups of their first 5 only" in w for w in warnings) == 1
+
+
+def test_a_choice_s_legality_reading_groups_past_their_slots_fails_at_the_decision() -> None:
+    """A card is laid only when no six cards of the table form a set (the table then holds
+    fewer than six); seven are dealt to it, past the five slots its subsets are made of. The
+    condition read the groups of the table's first five cards, found no set of six and offered
+    the lay options the engine does not (silently); now the game ends with ``(failed slots)`` at
+    that decision. Dealt five, no decision reads past the slots until the table holds six."""
+    def text(dealt: int) -> str:
+        lay = "(any ((current player) iloc HAND) 'C (move 'C (top (game vloc TABLE))))"
+        none = "(not (any (filter (subsets (game vloc TABLE)) 'S (>= (size 'S) 6)) 'S (> (size 'S) 0)))"
+        value = "(set (game points VALUE) (" + " ".join(f"((RANK : {r.upper()}) {i})" for i, r in enumerate(RANKS, 1)) + "))"
+        deal = (f"(do ({value} (shuffle (game iloc STOCK)) (repeat {dealt} (move (top (game iloc STOCK)) (top (game vloc TABLE))))"
+                " (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))")
+        turn = ("(stage player (end (or (== (size (game vloc TABLE)) 0) (all player 'P (== (size ('P iloc HAND)) 0))))"
+                f" (choice (({none} {lay}) ((> (size (game vloc TABLE)) 0)"
+                " (move (top (game vloc TABLE)) (top ((current player) vloc WON)))))))")
+        deck = f"(deck (RANK ({', '.join(r.upper() for r in RANKS)})) (SUIT (RED, BLACK, GREEN, BLUE)))"
+        return game(f"{deal} {turn}", deck=deck, scoring="(scoring max (size ((current player) vloc WON)))")
+
+    for dealt, first_fails in ((7, True), (5, False)):
+        translation = compile_game(parse_recycle(text(dealt), "fishing.rcy"))
+        assert any("(failed slots)" in str(w) for w in translation.warnings)
+        machine = make_machine(translation.description, "fast")
+        rng = random.Random(5)
+        for _ in range(4):
+            out = play(machine, translation.description, rng)
+            if first_fails:
+                assert (out.ending, out.decisions) == ("slots", 0)
+            else:
+                assert out.decisions > 0 and out.ending in ("end", "slots")
 
 
 @pytest.mark.slow

@@ -116,8 +116,10 @@ def slot_warnings(program: ir.Program, ranges: Ranges, source: str) -> list[Prob
 
 def slot_warning(source: str, site: Site, coll: Subsets | Runs | Tuples, most: int, read: bool = False) -> Problem:
     """The warning for groups of ``coll`` made of fewer members than the ``most`` it can hold
-    (``read``: by a condition or a count, which then reads the first members' groups only)."""
-    then = (f"where they hold more, what reads them here sees the groups of their first {SLOTS} only" if read else
+    (``read``: by a condition or a count, which fails where play reads it, and where the
+    scoring does reads the first members' groups only)."""
+    then = (f"a game where they hold more than {SLOTS} ends with `(failed slots)` where play reads them (the "
+            f"scoring reads the groups of their first {SLOTS} only)" if read else
             f"a game where they hold more than {SLOTS} ends there with `(failed slots)`")
     return Problem(Location(source, *site),
                    f"the {group_kind(coll)} of these cards are made of their first {SLOTS} (by card id); they can "

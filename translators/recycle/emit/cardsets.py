@@ -394,13 +394,8 @@ def order_read(cx: Compiler, ctl: Ctl, lits: list[Literal], loc: Term) -> None:
     move onto it): the game fails visibly when it is not (see docs/translation.md, the order of
     piles), in the step that reads it (control reads guards and end conditions in the step
     before theirs)."""
-    if ctl.batch is None and not ctl.resolving:
-        return
-    failures = cx.ledger.resolved_failures.setdefault(ctl.key, []) if ctl.resolving else cx.ledger.failures
-    step = [] if ctl.resolving else cx.ledger.current_guards or [f("at_step", c(ctl.batch or ""))]
-    failure = ("order", step + lits + [f("lostread", loc)])
-    if failure not in failures:
-        failures.append(failure)
+    in_batch = cx.ledger.current_guards or [f("at_step", c(ctl.batch or ""))]
+    cx.ledger.fail_where_read(ctl, "order", lits + [f("lostread", loc)], in_batch)
 
 
 def pile_depths(book: RuleBook, end: str, k: int) -> str:

@@ -17,7 +17,6 @@ from translators.recycle.analysis.blind import (
 from translators.recycle.emit.contexts import StepCtl
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.emit.groups import layout, slots
 from translators.recycle.emit.handles import handle
 from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
@@ -50,15 +49,10 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
         who = Variable(f"seat_{stage}")
         anyopt = f("has_option", c(choice.id))
         for option in choice.options:
-            ctl = StepCtl(None, chance=False)
+            ctl = StepCtl(None, chance=False, decision=choice.id)
             lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
-            for cond, env in option.legal:
+            for cond, env in option.legal:  # what fails there (too many cards for a group's slots) fails here
                 lits += comp.cond(cond, env, ctl)
-                over = slots(comp, cond.base, env, ctl, cond.room, layout(cond))[1] if isinstance(cond, ir.SlotCheck) else None
-                if over is not None:  # a group of a choice among groups: too many cards fail
-                    failure: tuple[str, list[Literal]] = ("slots", [f("at_step", c(choice.id)), c(over)])
-                    if failure not in comp.ledger.failures:
-                        comp.ledger.failures.append(failure)
             for sym in option.forks:
                 assert sym.domain is not None
                 member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)

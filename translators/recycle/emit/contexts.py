@@ -30,6 +30,8 @@ class Ctl:
     #: Whether control is being resolved (a guard or an end condition read in the step before
     #: the one it decides): what fails here fails where the resolution is used.
     resolving: bool = False
+    #: The decision step whose options' legality is read here (what fails here fails there), or None.
+    decision: str | None = None
     #: Whether the parts of a sum, difference or product are kept in relations of their own (the
     #: scoring: one rule per seat would otherwise join every count it adds up, and a grounder
     #: multiplies the values each can take).
@@ -55,9 +57,10 @@ class Ctl:
 class StepCtl(Ctl):
     """In a step: the resolved control values of the step (``rseat``, ``rnext``...)."""
 
-    def __init__(self, batch: str | None = None, chance: bool = False):
+    def __init__(self, batch: str | None = None, chance: bool = False, decision: str | None = None):
         self.batch = batch
         self.chance = chance
+        self.decision = decision
         self.key = ("step", batch, chance)
 
     # One variable per stage: every reading of a stage's seat in a rule is the same value, and

@@ -154,8 +154,8 @@ def slot_sum(cx: Compiler, node: ir.SlotSet, points: Any, env: Env, ctl: Ctl) ->
 def slot_check(cx: Compiler, node: ir.SlotCheck, env: Env, ctl: Ctl) -> list[Literal]:
     """``exist``, ``vacant``, ``run`` or ``largest`` of a group of slots."""
     rel, over = slots(cx, node.base, env, ctl, node.room, layout(node))
-    if ctl.batch is not None and over is not None:
-        cx.ledger.failures.append(("slots", [f("at_step", c(ctl.batch)), c(over)]))
+    if over is not None:
+        cx.ledger.fail_where_read(ctl, "slots", [c(over)], [f("at_step", c(ctl.batch or ""))])
     if node.kind == "exist":
         return [filled(cx, rel, j) for j in node.slots]
     if node.kind == "vacant":

@@ -16,6 +16,8 @@ from typing import Any
 
 from ggp.gdl.rules import Literal
 from ggp.gdl.terms import Function, Variable
+from translators.recycle.emit.contexts import Ctl
+from translators.recycle.symbols.vocabulary import c, f
 
 #: What ``random`` chooses in a step: the kind of move (``draw``, ``pick``, ``num``), the
 #: conditions of the step, the literals naming the candidates, the chosen value's variable.
@@ -56,6 +58,23 @@ class Ledger:
     #: The groups a condition or a count reads that are made of fewer members than their
     #: collection can hold, by site: the collection and how many it can hold.
     short_groups: dict[tuple[int, int], tuple[Any, int]] = field(default_factory=dict)
+
+    def fail_where_read(self, ctl: Ctl, kind: str, lits: list[Literal], in_batch: list[Literal]) -> None:
+        """The game fails where ``lits`` hold as read under ``ctl``: in a step's effects, under
+        ``in_batch``; in an option's legality, in the state of its decision, before a move is
+        made; while control is resolved, where the resolution is used (:attr:`resolved_failures`);
+        nowhere in the scoring."""
+        if ctl.resolving:
+            target, step = self.resolved_failures.setdefault(ctl.key, []), []
+        elif ctl.batch is not None:
+            target, step = self.failures, in_batch
+        elif ctl.decision is not None:
+            target, step = self.failures_now, [f("at_step", c(ctl.decision))]
+        else:
+            return
+        failure = (kind, step + lits)
+        if failure not in target:
+            target.append(failure)
 
     def need(self, key: Any, fluent: Function, anchor: str, reader: str, extra: Any = None) -> None:
         """A temporary fluent written in batch ``anchor`` is read by batch ``reader``."""
