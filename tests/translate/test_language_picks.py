@@ -87,6 +87,7 @@ def test_a_choice_among_more_card_sets_than_options_can_be_made_is_one_option_ov
     translation = compile_game(parse_recycle(text, "fishing.rcy"))
     assert translation.warnings == []
     assert sum(line.startswith("(<= (legal ?seat") for line in translation.kif.splitlines()) == 2  # not one per set
+    assert sum(line.startswith("(set_ids set_") for line in translation.kif.splitlines()) == 1324  # named so
     machine = make_machine(translation.description, "fast")
     seen = capture_options(machine, ranks, 2, 5)
     assert max(takes for takes, _ in seen) > 3

@@ -250,15 +250,19 @@ class Expressions:
         if head is None:
             key = sort
             if key not in self.sorts:
-                rel = self.book.name("sort")
-                with self.book.group(f"values of {sort}"):
-                    if sort.startswith("name:"):
-                        values: list[Term] = [Constant(v) for v in sort[5:].split(",") if v]
-                    elif sort.startswith("int:"):
-                        _, lo, hi = sort.split(":")
-                        values = [num(i) for i in range(int(lo), int(hi) + 1)]
-                    else:
-                        raise AssertionError(sort)
+                rel, comment = self.book.name("sort"), f"values of {sort}"
+                if sort.startswith("name:"):
+                    values: list[Term] = [Constant(v) for v in sort[5:].split(",") if v]
+                    if values and all(v.name.startswith("set_") for v in values):  # no game word has a "_"
+                        named = {lit.name for lit in self.sorts.values() if isinstance(lit, Function)}
+                        rel = "set_ids" if "set_ids" not in named else rel
+                        comment = f"the ids of the {len(values)} card sets a choice may take"
+                elif sort.startswith("int:"):
+                    _, lo, hi = sort.split(":")
+                    values = [num(i) for i in range(int(lo), int(hi) + 1)]
+                else:
+                    raise AssertionError(sort)
+                with self.book.group(comment):
                     for value in values:
                         self.book.add(rule(f(rel, value)))
                 self.sorts[key] = f(rel, Variable("x"))
