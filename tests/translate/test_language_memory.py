@@ -100,3 +100,20 @@ def test_a_card_remembered_twice_is_two_copies() -> None:
             " (inc ((0 player) sto SCORE) (size ((0 player) mem SEEN)))))")
     turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
     assert scores(game(f"{body} {turn}")) == {(26, 0)}
+
+
+def test_a_sum_over_a_memory_adds_every_copy() -> None:
+    """The engine's sum walks a memory's copies, so a card remembered twice adds its points
+    twice: THREE BLACK (32) remembered twice and THREE RED (16) once sum to 80, their BLACK
+    copies to 64, as a value and in a comparison (the distinct cards were summed before: 48
+    and 32)."""
+    seen = "((0 player) mem SEEN)"
+    black = f"(sum (filter {seen} 'C (== (cardatt SUIT 'C) BLACK)) using (game points VALUE))"
+    body = (f"(do ({POWERS} (remember (top (game iloc STOCK)) (top {seen}))"
+            f" (remember (top (game iloc STOCK)) (top {seen}))"
+            " (move (top (game iloc STOCK)) (top (game vloc DISCARD)))"
+            f" (remember (top (game iloc STOCK)) (top {seen}))"
+            f" (set ((0 player) sto SCORE) (sum {seen} using (game points VALUE)))"
+            f" ((> {black} 40) (inc ((0 player) sto SCORE) 1000))))")
+    turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
+    assert scores(game(f"{body} {turn}")) == {(1080, 0)}

@@ -40,6 +40,7 @@ from translators.recycle.emit import (
 )
 from translators.recycle.emit.arith import Tables
 from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.copies import memory_sum
 from translators.recycle.emit.ledger import Ledger
 from translators.recycle.emit.literals import (
     ALWAYS,
@@ -176,8 +177,9 @@ class Expressions:
         return sizes.size_value(self, coll, env, ctl)
 
     def sum_value(self, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
-        """``(sum CARDS using P)``."""
-        return cardsets.sum_value(self, node, env, ctl, cap)
+        """``(sum CARDS using P)`` (over a memory location, its copies: :mod:`.copies`)."""
+        copies = memory_sum(self, node, env, ctl, cap)
+        return copies if copies is not None else cardsets.sum_value(self, node, env, ctl, cap)
 
     def slot_check(self, node: ir.SlotCheck, env: Env, ctl: Ctl) -> list[Literal]:
         """``exist``, ``run`` or ``largest`` of a group of slots."""

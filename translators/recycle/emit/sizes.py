@@ -31,6 +31,7 @@ from translators.recycle.emit.cardsets import (
 )
 from translators.recycle.emit.chains import chain_count
 from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.copies import copies_kept, memory_under_filters, remembers
 from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
@@ -41,7 +42,7 @@ from translators.recycle.ir.elements import (
     expression_kind,
     static_elements,
 )
-from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.vocabulary import card_constant, f, num, true
 from translators.recycle.syntax.nodes import (
     CardLocation,
@@ -212,7 +213,7 @@ def memory_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val |
     if not _is_memory(coll, env):
         return None
     real, real_env = deref(coll, env)
-    if not any(isinstance(e, ir.Remember) for e in cx.program.effects.values()):
+    if not remembers(cx):
         return [], num(0)
     lits, place = cx.loc_term(real, real_env, ctl)
     held = cx.fresh("n")
@@ -228,27 +229,14 @@ def filtered_copies(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Va
     """The copies of a memory location that one or more filters keep, saturating at ``cap``: a
     card remembered twice counts twice, as the engine's filter walks the copies. A chain over
     the places the copies take (``(cpos LOC C N)``). None for other collections."""
-    real, real_env = deref(coll, env)
-    filters: list[tuple[Filter, Env]] = []
-    while isinstance(real, Filter):
-        filters.append((real, real_env))
-        real, real_env = deref(real.collection, real_env)
-    if not filters or not _is_memory(real, real_env):
+    found = memory_under_filters(coll, env)
+    if found is None or not found[2]:
         return None
-    if not any(isinstance(e, ir.Remember) for e in cx.program.effects.values()):
+    if not remembers(cx):
         return [], num(0)
-    memory, memory_env = real, real_env
 
     def kept() -> list[list[Literal]]:
-        out = []
-        for place in range(MEMORY_CAP):
-            copy = cx.fresh("c")
-            lits, loc = cx.loc_term(memory, memory_env, ctl)
-            lits = lits + [true(f("cpos", loc, copy, num(place)))]
-            for flt, flt_env in filters:
-                lits += cx.cond(flt.condition, flt_env.bind(flt.var.name, Sym(copy, "card", "card")), ctl)
-            out.append(lits)
-        return out
+        return [lits for _, lits in copies_kept(cx, found, ctl)]
 
     return chain_count(cx, coll, env, ctl, kept, min(cap, MEMORY_CAP), label="copies")
 

@@ -1,0 +1,105 @@
+"""What reads the copies of a memory location one by one, as the engine does.
+
+A memory location holds copies of cards (``(cpos LOC C N)``: the N-th copy remembered is of card
+C), and the engine's collections over it walk the copies: a card remembered twice is two members
+of a filter (``sizes.filtered_copies``) and adds its points twice to a sum (:func:`memory_sum`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ggp.gdl.rules import Literal
+from translators.recycle.analysis.capacity import MEMORY_CAP
+from translators.recycle.emit.cardsets import (
+    capped_add,
+    context_params,
+    ctl_key,
+    domain_cards,
+)
+from translators.recycle.emit.contexts import Ctl, Val
+from translators.recycle.emit.literals import FALSE
+from translators.recycle.emit.protocol import Compiler
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.rulebook.book import describe
+from translators.recycle.symbols.vocabulary import f, num, rule, true
+from translators.recycle.syntax.nodes import CardLocation, Filter, Sum
+
+#: A memory location under filters (outermost first), each filter with its environment.
+Filtered = tuple[CardLocation, Env, list[tuple[Filter, Env]]]
+
+
+def memory_under_filters(coll: Any, env: Env) -> Filtered | None:
+    """``coll`` as a memory location under zero or more filters; None for another collection."""
+    filters: list[tuple[Filter, Env]] = []
+    real, real_env = deref(coll, env)
+    while isinstance(real, Filter):
+        filters.append((real, real_env))
+        real, real_env = deref(real.collection, real_env)
+    if isinstance(real, CardLocation) and real.visibility == "mem":
+        return real, real_env, filters
+    return None
+
+
+def remembers(cx: Compiler) -> bool:
+    """Whether any effect of the game remembers a card (else every memory location is empty)."""
+    return any(isinstance(e, ir.Remember) for e in cx.program.effects.values())
+
+
+def copies_kept(cx: Compiler, found: Filtered, ctl: Ctl) -> list[tuple[Any, list[Literal]]]:
+    """For each place a copy can take, a fresh variable for the copy's card and the literals
+    saying that a copy at that place is one the filters keep."""
+    memory, memory_env, filters = found
+    out = []
+    for place in range(MEMORY_CAP):
+        copy = cx.fresh("c")
+        lits, loc = cx.loc_term(memory, memory_env, ctl)
+        lits = lits + [true(f("cpos", loc, copy, num(place)))]
+        for flt, flt_env in filters:
+            lits += cx.cond(flt.condition, flt_env.bind(flt.var.name, Sym(copy, "card", "card")), ctl)
+        out.append((copy, lits))
+    return out
+
+
+def memory_sum(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = None) -> Val | None:
+    """``(sum CARDS using P)`` over a memory location (or filters of one): the points of every
+    copy, so a card remembered twice counts twice, as the engine sums the copies; a chain over
+    the places the copies take (saturating at ``cap``). None for other collections."""
+    found = memory_under_filters(node.cards, env)
+    if found is None:
+        return None
+    if not remembers(cx):
+        return [], num(0)
+    key = ("copysum", node, env, ctl_key(cx, node, env, ctl), cap)
+    if key not in cx.book.memo:
+        values = set().union(*(cx.pointmaps.card_values(node.points, env, cid) for cid in domain_cards(cx, found[0], found[1])))
+        low, high = min(values | {0}), max(values | {0})
+        kept = copies_kept(cx, found, ctl)
+        points = [cx.points(node.points, env, ctl, copy) for copy, _ in kept]
+        params = context_params(cx, env, [lits for _, lits in kept] + [p for p, _ in points])
+        heads = [p for p, _ in params]
+        prefix = cx.book.name("copysum", node)
+        worth = cx.book.name("copypoints", node)
+        at_low = at_high = 0
+        s1, s2, v = cx.fresh("n"), cx.fresh("n"), cx.fresh("n")
+        with cx.book.group(f"sum over the copies: {describe(node)}", node):
+            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
+            for i, ((_, lits), (plits, pts)) in enumerate(zip(kept, points), start=1):
+                # the points of the copy at place i, apart: the chain then joins points, not cards
+                cx.book.add(rule(f(worth, *heads, num(i), pts), lits + plits))
+                before = f(prefix, *heads, num(i - 1), s1)
+                table = capped_add(cx, (at_low, at_high), (low, high), cap)
+                add: list[Literal] = [f(table, s1, v, s2)] if table else [FALSE]
+                cx.book.add(rule(f(prefix, *heads, num(i), s2), [before, f(worth, *heads, num(i), v)] + add))
+                cx.book.add(rule(f(prefix, *heads, num(i), s1), [before] + cx.negate(lits, env, node)))
+                at_low, at_high = at_low + min(0, low), at_high + max(0, high)
+                if cap is not None:
+                    at_low, at_high = min(at_low, cap), min(at_high, cap)
+        cx.book.memo[key] = (prefix, len(kept), heads)
+    prefix, last, heads = cx.book.memo[key]
+    v = cx.fresh("n")
+    return [f(prefix, *heads, num(last), v)], v
+
+
+__all__ = ["Filtered", "copies_kept", "memory_sum", "memory_under_filters", "remembers"]
