@@ -12,7 +12,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from ggp.gdl.rules import Literal, Not
@@ -317,28 +318,38 @@ def sum_value(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = Non
         params = context_params(cx, env, members + [p for p, _ in points])
         heads = [p for p, _ in params]
         prefix = cx.book.name("sum", node)
-        low = high = 0
-        s1, s2 = cx.fresh("n"), cx.fresh("n")
+        links: list[SumLink] = []
+        for cid, lits, (plits, pts) in zip(cards, members, points):
+            vals = values[cid]
+            spread = (min(vals), max(vals)) if isinstance(pts, Variable) else (int(pts.name), int(pts.name))
+            links.append((lits + plits, pts, spread, partial(cx.negate, lits, env, node)))
         with cx.book.group(f"sum: {describe(node)}", node):
-            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
-            for i, (cid, lits, (plits, pts)) in enumerate(zip(cards, members, points), start=1):
-                vals = values[cid]
-                before = f(prefix, *heads, num(i - 1), s1)
-                if isinstance(pts, Variable):
-                    table = capped_add(cx, (low, high), (min(vals), max(vals)), cap)
-                    add: list[Literal] = [f(table, s1, pts, s2)] if table else [FALSE]
-                else:
-                    table = capped_add(cx, (low, high), (int(pts.name), int(pts.name)), cap)
-                    add = [f(table, s1, pts, s2)] if table else [FALSE]
-                cx.book.add(rule(f(prefix, *heads, num(i), s2), [before] + lits + plits + add))
-                cx.book.add(rule(f(prefix, *heads, num(i), s1), [before] + cx.negate(lits, env, node)))
-                low, high = low + min(0, min(vals)), high + max(0, max(vals))
-                if cap is not None:
-                    low, high = min(low, cap), min(high, cap)
+            sum_chain(cx, prefix, heads, params, links, cap)
         cx.book.memo[key] = (prefix, len(cards), heads)
     prefix, last, heads = cx.book.memo[key]
     v = cx.fresh("n")
     return [f(prefix, *heads, num(last), v)], v
+
+
+#: One link of a sum chain: the literals under which it adds, the value it adds and its range,
+#: and (made when the link is written) the literals under which it adds nothing.
+SumLink = tuple[list[Literal], Term, Interval, Callable[[], list[Literal]]]
+
+
+def sum_chain(cx: Compiler, prefix: str, heads: list[Variable], params: list[tuple[Variable, str]],
+              links: list[SumLink], cap: int | None) -> None:
+    """``(PREFIX HEADS... I S)``: the first I links add up to S (saturating at ``cap``)."""
+    s1, s2 = cx.fresh("n"), cx.fresh("n")
+    cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
+    low = high = 0
+    for i, (adds, value, (least, most), absent) in enumerate(links, start=1):
+        before = f(prefix, *heads, num(i - 1), s1)
+        table = capped_add(cx, (low, high), (least, most), cap)
+        cx.book.add(rule(f(prefix, *heads, num(i), s2), [before] + adds + ([f(table, s1, value, s2)] if table else [FALSE])))
+        cx.book.add(rule(f(prefix, *heads, num(i), s1), [before] + absent()))
+        low, high = low + min(0, least), high + max(0, most)
+        if cap is not None:
+            low, high = min(low, cap), min(high, cap)
 
 
 def capped_add(cx: Compiler, a: Interval, b: Interval, cap: int | None) -> str | None:

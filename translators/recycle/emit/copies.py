@@ -7,18 +7,19 @@ of a filter (``sizes.filtered_copies``) and adds its points twice to a sum (:fun
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ggp.gdl.rules import Literal
 from translators.recycle.analysis.capacity import MEMORY_CAP
 from translators.recycle.emit.cardsets import (
-    capped_add,
+    SumLink,
     context_params,
     ctl_key,
     domain_cards,
+    sum_chain,
 )
 from translators.recycle.emit.contexts import Ctl, Val
-from translators.recycle.emit.literals import FALSE
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Sym, deref
@@ -81,21 +82,14 @@ def memory_sum(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = No
         heads = [p for p, _ in params]
         prefix = cx.book.name("copysum", node)
         worth = cx.book.name("copypoints", node)
-        at_low = at_high = 0
-        s1, s2, v = cx.fresh("n"), cx.fresh("n"), cx.fresh("n")
+        v = cx.fresh("n")
+        links: list[SumLink] = []
         with cx.book.group(f"sum over the copies: {describe(node)}", node):
-            cx.book.add(rule(f(prefix, *heads, num(0), num(0)), [cx.sort_literal(v, s) for v, s in params]))
             for i, ((_, lits), (plits, pts)) in enumerate(zip(kept, points), start=1):
                 # the points of the copy at place i, apart: the chain then joins points, not cards
                 cx.book.add(rule(f(worth, *heads, num(i), pts), lits + plits))
-                before = f(prefix, *heads, num(i - 1), s1)
-                table = capped_add(cx, (at_low, at_high), (low, high), cap)
-                add: list[Literal] = [f(table, s1, v, s2)] if table else [FALSE]
-                cx.book.add(rule(f(prefix, *heads, num(i), s2), [before, f(worth, *heads, num(i), v)] + add))
-                cx.book.add(rule(f(prefix, *heads, num(i), s1), [before] + cx.negate(lits, env, node)))
-                at_low, at_high = at_low + min(0, low), at_high + max(0, high)
-                if cap is not None:
-                    at_low, at_high = min(at_low, cap), min(at_high, cap)
+                links.append(([f(worth, *heads, num(i), v)], v, (low, high), partial(cx.negate, lits, env, node)))
+            sum_chain(cx, prefix, heads, params, links, cap)
         cx.book.memo[key] = (prefix, len(kept), heads)
     prefix, last, heads = cx.book.memo[key]
     v = cx.fresh("n")
