@@ -207,3 +207,24 @@ def test_a_game_written_here_replays_exactly(runner: Path, path: Path) -> None:
     assert [str(m) for r in results for m in r.mismatches] == []
     assert all(r.agrees for r in results) and sum(r.decisions for r in results) >= 2 * 3
 
+
+
+#: A ``choice`` inside a ``let``: the engine's ``ProcessMultiaction`` throws on it
+#: (``NotImplementedException``), before the first decision.
+LET_CHOICE = """\
+(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (NUMBER (ONE, TWO, THREE)))))
+ (do ((shuffle (game iloc STOCK))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (let (game iloc STOCK) 'S (choice ((move (top 'S) (top ((current player) iloc HAND)))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_a_game_the_engine_threw_on_says_so_first(runner: Path, tmp_path: Path) -> None:
+    """Where the engine's game ended by an exception, the first difference says so (it read
+    as a fault of the translation: a draw the engine never made)."""
+    results = replay_all(write(tmp_path, "let.rcy", LET_CHOICE), games=1, seed=1)
+    first = str(results[0].mismatches[0])
+    assert not results[0].agrees
+    assert "the engine threw after 0 decisions" in first and "NotImplementedException" in first

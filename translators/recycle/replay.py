@@ -123,6 +123,9 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     end = next((e for e in events if isinstance(e, GameEnd)), None)
     roles = list(machine.roles)
     result = ReplayResult()
+    if end is not None and end.ending == "exception" and "no choice available" not in (end.error or ""):
+        result.mismatches.append(Mismatch(None, f"the engine threw after {end.choices} decisions ({end.error}): "
+                                                "the translation is followed up to there only"))
     state = machine.initial_state()
     next_move = 0
     next_decision = 0
