@@ -357,7 +357,6 @@ static PyObject *py_role_sees(PyObject *self, PyObject *const *args, Py_ssize_t 
 static PyObject *py_role_sees_match(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     NEED(4);
     int J[ROLES > 0 ? ROLES : 1];
-    uint64_t ignored[NW];
     int r = read_role(args[0]);
     if (r < 0) return NULL;
     PyObject *joints = args[2], *wanted = args[3];
@@ -373,7 +372,7 @@ static PyObject *py_role_sees_match(PyObject *self, PyObject *const *args, Py_ss
         g_analyze(x.s, x.n, x.L, x.A);
         for (Py_ssize_t i = 0; i < count; i++) {
             if (read_joint(PyList_GET_ITEM(joints, i), J) < 0) { Py_CLEAR(out); break; }
-            ROLE_SEES[r](x.s, J, ignored, x.mv, x.A);
+            compute_sees(&x, r, J);
             PyObject *ok = memcmp(x.mv + SEE_AT(r), want, NSEES[r]) == 0 ? Py_True : Py_False;
             Py_INCREF(ok);
             PyList_SET_ITEM(out, i, ok);

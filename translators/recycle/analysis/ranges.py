@@ -27,6 +27,7 @@ from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
     expression_kind,
+    memory_under_filters,
     static_elements,
     storage_family,
 )
@@ -240,10 +241,7 @@ class Ranges:
     def sum_interval(self, node: Sum, env: Env) -> Interval:
         """The range of a sum of points over the cards that can be members (over a memory
         location, up to :data:`MEMORY_CAP` copies of any of them)."""
-        real, real_env = deref(node.cards, env)
-        while isinstance(real, Filter):
-            real, real_env = deref(real.collection, real_env)
-        if isinstance(real, CardLocation) and real.visibility == "mem":
+        if memory_under_filters(node.cards, env) is not None:
             values = {v for cid in self.domains.cards(node.cards, env)
                       for v in self.pointmaps.card_values(node.points, env, cid)} or {0}
             return MEMORY_CAP * min(0, min(values)), MEMORY_CAP * max(0, max(values))

@@ -22,25 +22,11 @@ from translators.recycle.emit.cardsets import (
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
-from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.elements import FilteredMemory, memory_under_filters
+from translators.recycle.ir.nodes import Env, Sym
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import f, num, rule, true
-from translators.recycle.syntax.nodes import CardLocation, Filter, Sum
-
-#: A memory location under filters (outermost first), each filter with its environment.
-Filtered = tuple[CardLocation, Env, list[tuple[Filter, Env]]]
-
-
-def memory_under_filters(coll: Any, env: Env) -> Filtered | None:
-    """``coll`` as a memory location under zero or more filters; None for another collection."""
-    filters: list[tuple[Filter, Env]] = []
-    real, real_env = deref(coll, env)
-    while isinstance(real, Filter):
-        filters.append((real, real_env))
-        real, real_env = deref(real.collection, real_env)
-    if isinstance(real, CardLocation) and real.visibility == "mem":
-        return real, real_env, filters
-    return None
+from translators.recycle.syntax.nodes import Sum
 
 
 def remembers(cx: Compiler) -> bool:
@@ -48,7 +34,7 @@ def remembers(cx: Compiler) -> bool:
     return any(isinstance(e, ir.Remember) for e in cx.program.effects.values())
 
 
-def copies_kept(cx: Compiler, found: Filtered, ctl: Ctl) -> list[tuple[Any, list[Literal]]]:
+def copies_kept(cx: Compiler, found: FilteredMemory, ctl: Ctl) -> list[tuple[Any, list[Literal]]]:
     """For each place a copy can take, a fresh variable for the copy's card and the literals
     saying that a copy at that place is one the filters keep."""
     memory, memory_env, filters = found
@@ -96,4 +82,4 @@ def memory_sum(cx: Compiler, node: Sum, env: Env, ctl: Ctl, cap: int | None = No
     return [f(prefix, *heads, num(last), v)], v
 
 
-__all__ = ["Filtered", "copies_kept", "memory_sum", "memory_under_filters", "remembers"]
+__all__ = ["copies_kept", "memory_sum", "remembers"]

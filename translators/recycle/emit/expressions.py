@@ -52,6 +52,7 @@ from translators.recycle.emit.wide import Wide
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import storage_family
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
+from translators.recycle.ir.setchoice import is_set_sort
 from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.symbols.vocabulary import (
@@ -255,7 +256,7 @@ class Expressions:
                 rel, comment = self.book.name("sort"), f"values of {sort}"
                 if sort.startswith("name:"):
                     values: list[Term] = [Constant(v) for v in sort[5:].split(",") if v]
-                    if values and all(v.name.startswith("set_") for v in values):  # no game word has a "_"
+                    if is_set_sort(sort):
                         named = {lit.name for lit in self.sorts.values() if isinstance(lit, Function)}
                         rel = "set_ids" if "set_ids" not in named else rel
                         comment = f"the ids of the {len(values)} card sets a choice may take"

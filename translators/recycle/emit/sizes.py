@@ -31,7 +31,7 @@ from translators.recycle.emit.cardsets import (
 )
 from translators.recycle.emit.chains import chain_count
 from translators.recycle.emit.contexts import Ctl, Val
-from translators.recycle.emit.copies import copies_kept, memory_under_filters, remembers
+from translators.recycle.emit.copies import copies_kept, remembers
 from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.literals import ALWAYS, FALSE
 from translators.recycle.emit.protocol import Compiler
@@ -40,12 +40,12 @@ from translators.recycle.emit.setdata import chosen_size
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
     expression_kind,
+    memory_under_filters,
     static_elements,
 )
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.vocabulary import card_constant, f, num, true
 from translators.recycle.syntax.nodes import (
-    CardLocation,
     Filter,
     Partition,
     Run,
@@ -108,7 +108,7 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         return cx.exists(coll, env, ctl)
     if k < 0:
         return [] if op in (">", ">=", "!=") else [FALSE]
-    if k > len(cx.model.cards) and not _is_memory(_unfiltered(coll, env), env):  # nor more cards than the game has (copies can be)
+    if k > len(cx.model.cards) and memory_under_filters(coll, env) is None:  # nor more cards than the game has (copies can be)
         return [] if op in ("<", "<=", "!=") else [FALSE]
     lits, value = count(cx, coll, env, ctl, k + 1)
     table = cx.tables.test(op, k, (0, k + 1))
@@ -194,25 +194,13 @@ def count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val:
                                                     for cid in domain_cards(cx, coll, env)], cap)
 
 
-def _unfiltered(coll: Any, env: Env) -> Any:
-    """The collection under any filters of ``coll``."""
-    real, real_env = deref(coll, env)
-    while isinstance(real, Filter):
-        real, real_env = deref(real.collection, real_env)
-    return real
-
-
-def _is_memory(coll: Any, env: Env) -> bool:
-    real, _ = deref(coll, env)
-    return isinstance(real, CardLocation) and real.visibility == "mem"
-
-
 def memory_count(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Val | None:
     """The copies in a memory location, saturating at ``cap`` (a card remembered twice there is
     two, as the engine's memory holds copies): its ``(ccount LOC N)``. None for other collections."""
-    if not _is_memory(coll, env):
+    found = memory_under_filters(coll, env)
+    if found is None or found[2]:
         return None
-    real, real_env = deref(coll, env)
+    real, real_env, _ = found
     if not remembers(cx):
         return [], num(0)
     lits, place = cx.loc_term(real, real_env, ctl)

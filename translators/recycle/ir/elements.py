@@ -221,13 +221,38 @@ def fork_sort(model: GameModel, node: Node, real: Any, env: Env) -> tuple[str, s
     return element, sort
 
 
+def under_filters(node: Any, env: Env) -> tuple[Any, Env, list[tuple[Filter, Env]]]:
+    """The collection under any filters of ``node``, its environment, and the filters
+    (outermost first, each with its environment)."""
+    filters: list[tuple[Filter, Env]] = []
+    real, real_env = deref(node, env)
+    while isinstance(real, Filter):
+        filters.append((real, real_env))
+        real, real_env = deref(real.collection, real_env)
+    return real, real_env, filters
+
+
 def filtered_pile(node: Any, env: Env) -> tuple[CardLocation, Env] | None:
     """The pile (not a memory) under ``node`` when it is one or more filters of a pile, whose
     order its top and bottom card follow in the engine (a filter lists its passing cards in the
     pile's order); None for anything else."""
-    real, real_env = deref(node, env)
-    if not isinstance(real, Filter):
-        return None
+    real, real_env, filters = under_filters(node, env)
+    if filters and isinstance(real, CardLocation) and real.visibility != "mem":
+        return real, real_env
+    return None
+
+
+#: A memory location under filters (outermost first), each filter with its environment.
+FilteredMemory = tuple[CardLocation, Env, list[tuple[Filter, Env]]]
+
+
+def memory_under_filters(node: Any, env: Env) -> FilteredMemory | None:
+    """``node`` as a memory location under zero or more filters (whose copies the engine's
+    collections walk one by one); None for another collection."""
+    real, real_env, filters = under_filters(node, env)
+    if isinstance(real, CardLocation) and real.visibility == "mem":
+        return real, real_env, filters
+    return None
     while isinstance(real, Filter):
         real, real_env = deref(real.collection, real_env)
     if isinstance(real, CardLocation) and real.visibility != "mem":

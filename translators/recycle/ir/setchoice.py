@@ -40,13 +40,17 @@ def filtered_subsets(coll: Any, env: Env) -> tuple[Subsets, Env, list[Picker]] |
     return (real, real_env, pickers) if isinstance(real, Subsets) and pickers else None
 
 
+#: How a set id begins (no game word has an underscore: RECYCLE names are letters only).
+SET_ID = "set_"
+
+
 def set_table(model: GameModel, sets: tuple[tuple[str, ...], ...]) -> ir.SetTable:
     """The card sets with their ids: ``set_`` and the constants of their cards in card-id
     order (``set_one_hearts_two_clubs``), numbered on where two would read alike."""
     ids: list[str] = []
     taken: set[str] = set()
     for cards in sets:
-        text = "set_" + "_".join(card_constant(model, cid).name for cid in cards)
+        text = SET_ID + "_".join(card_constant(model, cid).name for cid in cards)
         while text in taken:
             text += "_"
         taken.add(text)
@@ -57,6 +61,11 @@ def set_table(model: GameModel, sets: tuple[tuple[str, ...], ...]) -> ir.SetTabl
 def set_sort(table: ir.SetTable) -> str:
     """The sort of a variable naming a set of ``table``: its ids."""
     return "name:" + ",".join(table.ids)
+
+
+def is_set_sort(sort: str) -> bool:
+    """Whether ``sort`` is the ids of a table of card sets (:func:`set_sort`)."""
+    return sort.startswith("name:" + SET_ID) and all(v.startswith(SET_ID) for v in sort[5:].split(","))
 
 
 def chosen_group(subsets: Subsets, subsets_env: Env, pickers: list[Picker], table: ir.SetTable, key: str,
@@ -96,4 +105,4 @@ def set_fork(model: GameModel, sites: GroupSites, coll: Any, coll_env: Env, env:
     return env.bind(key, sym).bind(var, group), conds, sym
 
 
-__all__ = ["Conditions", "chosen_group", "filtered_subsets", "set_fork", "set_sort", "set_table"]
+__all__ = ["SET_ID", "Conditions", "chosen_group", "filtered_subsets", "is_set_sort", "set_fork", "set_sort", "set_table"]
