@@ -170,10 +170,11 @@ class PointMaps:
         return low, high
 
     def patterns(self, awards: list[Award], attrs: dict[str, str]) -> list[tuple[bool, ...]]:
-        """Which awards a card can match together (static pairs decided, dynamic ones free)."""
+        """Which awards a card can match together (static pairs decided, dynamic ones free: a key
+        the card lacks reads as the empty string, which a string cell never set holds)."""
         choices: list[tuple[bool, ...]] = []
         for pairs, _ in awards:
-            if any(v is not None and attrs.get(k) != v for k, v, _ in pairs) or any(k not in attrs for k, _, _ in pairs):
+            if any(v is not None and attrs.get(k) != v for k, v, _ in pairs):
                 choices.append((False,))
             elif all(v is not None for _, v, _ in pairs):
                 choices.append((True,))

@@ -36,11 +36,14 @@ from translators.recycle.syntax.kinds import kind_of
 from translators.recycle.syntax.nodes import (
     And,
     BoolAgg,
+    CardAtt,
     Compare,
     IntStorage,
+    Name,
     Node,
     Or,
     Size,
+    StrStorage,
     Sum,
     Var,
 )
@@ -133,7 +136,12 @@ def compare(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
         return int_compare(cx, node.op, left, right, node, env)
     if node.op not in ("==", "!="):
         raise TranslationError(node, f"`{node.op}` compares integers only")
-    left, right = value(cx, node.left, env, ctl, kind), value(cx, node.right, env, ctl, kind)
+    if kind == "str" and may_read_empty(cx, node.left, env) and may_read_empty(cx, node.right, env):
+        # the engine reads a missing attribute, of no card or of a card without it, as "", as
+        # it does a cell never set: two such sides are equal
+        left, right = cx.str_total(node.left, env, ctl), cx.str_total(node.right, env, ctl)
+    else:
+        left, right = value(cx, node.left, env, ctl, kind), value(cx, node.right, env, ctl, kind)
     same = equal(cx, left, right, env, node, kind)
     return same if node.op == "==" else cx.negate(same, env, node)
 
@@ -154,6 +162,22 @@ def wide_side(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal] 
             lits, owner = cx.owner(real.owner, real_env, ctl)
             return lits + cx.wide.compare_const(owner, family, op, value)
     return None
+
+
+def may_read_empty(cx: Compiler, node: Any, env: Env) -> bool:
+    """Whether a string expression can read as the engine's empty string: a string cell (empty
+    until set), or ``cardatt`` of a card that may be missing (the top of an empty pile) or may
+    lack the attribute (a deck whose cards have different keys)."""
+    real, real_env = deref(node, env)
+    if isinstance(real, StrStorage):
+        return True
+    if not isinstance(real, CardAtt):
+        return False
+    card, card_env = deref(real.card, real_env)
+    if not (isinstance(card, Var) and isinstance(card_env.get(card.name), (Fixed, Sym))):
+        return True
+    key = real.key
+    return not isinstance(key, Name) or any(c.attr(key.text) is None for c in cx.model.cards)
 
 
 def value_kind(cx: Compiler, node: Any, env: Env) -> str:

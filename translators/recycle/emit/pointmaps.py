@@ -22,6 +22,7 @@ from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, deref
 from translators.recycle.symbols.vocabulary import (
+    UNSET,
     c,
     card_constant,
     card_id,
@@ -99,13 +100,13 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                         dyn = [(k, i) for k, v, i in pairs if v is None]
                         if not dyn:
                             continue
-                        if not hit and any(k not in attrs or (v is not None and attrs[k] != v) for k, v, _ in pairs):
-                            continue  # missed whatever is stored: a static pair fails, or the card lacks a key
+                        if not hit and any(v is not None and attrs.get(k) != v for k, v, _ in pairs):
+                            continue  # missed whatever is stored: a static pair fails
                         if hit:
                             for k, i in dyn:
                                 if isinstance(args[i], Variable):
-                                    args[i] = name(attrs[k])
-                                elif args[i] != name(attrs[k]):
+                                    args[i] = _attribute(attrs, k)
+                                elif args[i] != _attribute(attrs, k):
                                     ok = False
                         else:
                             body.append(("miss", dyn))  # type: ignore[arg-type]
@@ -119,8 +120,8 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                             raise TranslationError(node, "an award with several computed values is not supported")
                         k, i = dyn[0]
                         if isinstance(args[i], Variable):
-                            final.append(Distinct(args[i], name(attrs[k])))
-                        elif args[i] == name(attrs[k]):
+                            final.append(Distinct(args[i], _attribute(attrs, k)))
+                        elif args[i] == _attribute(attrs, k):
                             ok = False
                     if not ok:
                         continue
@@ -130,6 +131,12 @@ def points_relation(cx: Compiler, key: tuple[str, str]) -> str:
                     adding, value = _add_up(cx, total, added)
                     cx.book.add(rule(f(rel, *holder, card_constant(cx.model, card_item.id), value), final + adding))
     return rel
+
+
+def _attribute(attrs: dict[str, str], key: str) -> Constant:
+    """A card's value for ``key``; ``unset`` where it has none, as the engine reads a missing
+    attribute as the empty string, the value of a string cell never set."""
+    return name(attrs[key]) if key in attrs else UNSET
 
 
 def _add_up(cx: Compiler, total: int, added: Sequence[tuple[Term, Interval]]) -> tuple[list[Literal], Term]:
