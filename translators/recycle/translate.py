@@ -56,6 +56,7 @@ from translators.recycle.emit.frame import (
     emit_turns,
 )
 from translators.recycle.emit.goals import emit_goals
+from translators.recycle.emit.idle import emit_idle
 from translators.recycle.emit.percepts import emit_percepts
 from translators.recycle.emit.wide import Wide
 from translators.recycle.ir import nodes as ir
@@ -240,6 +241,7 @@ def _run(game: Game) -> Translation:
         emit_chance(comp)
     emit_storage(comp)
     emit_turns(book, comp.tables, control, plan, bool(program.choices))
+    emit_idle(book, comp.tables, plan, control, bool(program.choices))
     emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked,
                     spliced_piles(program, model, comp.domains) & comp.linked)
     emitter.emit_temps(plan.batches, plan.blocks)

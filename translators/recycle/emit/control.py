@@ -72,6 +72,8 @@ class Control:
         self.stage_refs: dict[str, ir.StageRef] = {"s0": ir.StageRef("s0", "player")}
         self.stage_envs: dict[str, ir.Env] = {}
         self.leaves: list[tuple[str, StepPoint, dict[str, Source], set[str]]] = []
+        #: The nodes that hold when control begins a new pass of a stage.
+        self.passes: list[str] = []
         self.batch_by_id: dict[str, Batch] = {}
         self.next_of: dict[str, str] = {}
         self.cont_of: dict[str, tuple[str, int]] = {}
@@ -318,6 +320,7 @@ class Control:
             sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
         lits = self.resolve(node.end, env, SourceCtl(sources, key), parent)
         done, more = self.node("done", stage, node.end), self.node("more", stage, node.end)
+        self.passes.append(more)
         with self.book.group(f"end of stage {stage}: {describe(node.end)}", node.node):
             self.book.add(rule(c(test), lits))
             self.book.add(rule(c(done), [c(parent), c(test)]))
