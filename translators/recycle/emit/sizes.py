@@ -19,6 +19,7 @@ from translators.recycle.analysis.capacity import MEMORY_CAP
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import holds
 from translators.recycle.emit.cardsets import (
+    context_params,
     domain_cards,
     is_card_collection,
     lift,
@@ -90,8 +91,9 @@ def size_compare(cx: Compiler, coll: Any, op: str, k: int, env: Env, ctl: Ctl) -
         table = cx.tables.test_of("two_to", lambda x: 1 << x, op, k, (0, len(cards)))
         return lits + [f(table, value) if table else FALSE]
     if isinstance(real, Tuples):
-        lits, value = group_count(cx, real, real_env, ctl)
-        table = cx.tables.test(op, k, (0, cx.ranges.size_bound(real, real_env)))
+        cap = max(k + 1, 0)
+        lits, value = group_count(cx, real, real_env, ctl, cap)
+        table = cx.tables.test(op, k, (0, min(cx.ranges.size_bound(real, real_env), cap)))
         return lits + [f(table, value) if table else FALSE]
     if isinstance(real, Runs) and (op, k) in (("==", 0), ("<", 1), ("<=", 0), (">", 0), (">=", 1), ("!=", 0)):
         run = runs_exist(cx, real, real_env, ctl)
@@ -229,14 +231,17 @@ def filtered_copies(cx: Compiler, coll: Any, env: Env, ctl: Ctl, cap: int) -> Va
     return chain_count(cx, coll, env, ctl, kept, min(cap, MEMORY_CAP), label="copies")
 
 
-def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val:
+def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl, cap: int | None = None) -> Val:
     """How many groups ``tuples`` or ``subsets`` makes, as the engine counts them: every N of the
     cards that score one value (C(c, N) for each value scored by c cards), every subset of the
-    cards (2^c, the empty one included)."""
+    cards (2^c, the empty one included). The tuples of each value add to a sum of the values
+    before it, each partial sum a relation of its own (in one rule, a grounder joined every
+    value of every part: ten values of a pairs game compared with 2 passed two million ground
+    rules), saturating at ``cap`` when given."""
     lifted = lift(cx, node, env, ctl)
     if lifted is not None:
         inner, pctl, binds = lifted
-        lits, value = group_count(cx, node, inner, pctl)
+        lits, value = group_count(cx, node, inner, pctl, cap)
         return unlift(cx, binds, lits), value
     if isinstance(node, Subsets):
         cards = domain_cards(cx, node.cards, env)
@@ -253,17 +258,27 @@ def group_count(cx: Compiler, node: Tuples | Subsets, env: Env, ctl: Ctl) -> Val
             return tuple_items(cx, node, env, ctl, points, members)
         lits, c = chain_count(cx, node, env, ctl, conjunctions, len(members), label=points)
         groups = cx.fresh("n")
-        choose = cx.tables.unary(f"choose_{n}", lambda x: comb(x, n), (0, len(members)))
+        most = comb(len(members), n) if cap is None else min(comb(len(members), n), cap)
+        if cap is None:
+            choose = cx.tables.unary(f"choose_{n}", lambda x: comb(x, n), (0, len(members)))
+        else:
+            choose = cx.tables.unary(f"choose_{n}_upto_{cap}", lambda x: min(comb(x, n), cap), (0, len(members)))
         assert choose is not None
-        out += lits + [f(choose, c, groups)]
+        part = lits + [f(choose, c, groups)]
         if high == 0:
-            total, high = groups, comb(len(members), n)
+            out, total, high = part, groups, most
             continue
-        table = cx.tables.binary("+", (0, high), (0, comb(len(members), n)))
-        assert table is not None
         s = cx.fresh("n")
-        out.append(f(table, total, groups, s))
-        total, high = s, high + comb(len(members), n)
+        if cap is None:
+            table = cx.tables.binary("+", (0, high), (0, most))
+            high += most
+        else:
+            table = cx.tables.capped((0, high), (0, most), cap)
+            high = min(high + most, cap)
+        assert table is not None
+        body = out + part + [f(table, total, groups, s)]
+        params = context_params(cx, env, [body]) + [(s, f"int:0:{high}")]
+        out, total = [cx.define("tuplesum", node, params, [({}, body)])], s
     return out, total
 
 
