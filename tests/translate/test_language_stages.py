@@ -45,3 +45,14 @@ def test_a_game_that_stops_choosing_ends_the_same_number_of_steps_after_its_last
     assert all(p.decisions == 6 for p in out)
     assert len({p.steps for p in out}) == 1
     assert all(set(p.scores.values()) == {3} for p in out)
+
+
+def test_a_count_in_an_end_condition_s_and_goes_on_past_its_constant() -> None:
+    """``(and (== (size STOCK) 0) (>= TURNS 2))``: reaching 2 does not end the stage while cards
+    are left, so the count goes on to 6 here; it was kept within a round past 2, as a count its
+    end condition stops, and every game ended ``(failed overflow)`` (found by the differential
+    fuzz: a Concentration whose end's ``or`` became ``and``)."""
+    text = game("(stage player (end (and (== (size (game iloc STOCK)) 0) (>= (game sto TURNS) 2)))"
+                " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+                " (do ((inc (game sto TURNS) 1) (set ((current player) sto SCORE) (game sto TURNS)))))")
+    assert {tuple(p.scores.values()) for p in playouts(text, games=4)} == {(5, 6)}

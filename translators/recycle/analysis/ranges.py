@@ -14,7 +14,7 @@ play ends the game with a visible failure (``(failed overflow)``), never with a 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from math import comb
 from typing import Any
 
@@ -39,7 +39,9 @@ from translators.recycle.symbols.model import (
     owner_kind,
 )
 from translators.recycle.syntax.nodes import (
+    And,
     Arith,
+    BoolAgg,
     CardLocation,
     Compare,
     Fib,
@@ -49,6 +51,8 @@ from translators.recycle.syntax.nodes import (
     IntStorage,
     Name,
     Node,
+    Not,
+    Or,
     Partition,
     Random,
     Runs,
@@ -309,9 +313,14 @@ class Ranges:
     def thresholds(self) -> dict[tuple[str, str], list[int]]:
         """Constants each cell family is compared with where the comparison can stop it
         changing: in a stage's end condition, or in a condition a change of that family runs
-        under (its guards, its option's legality). A comparison elsewhere stops nothing: Pig's
-        turn total, compared with 0 to offer banking it, grows while the player rolls again."""
+        under (its guards, its option's legality), and there only where the comparison decides
+        the condition alone. A comparison elsewhere stops nothing: Pig's turn total, compared
+        with 0 to offer banking it, grows while the player rolls again; nor does a count in an
+        end condition's ``and`` (``(and (== (size TABLE) 0) (>= TURNS 10))`` goes on past 10
+        while cards are left)."""
         found: list[tuple[Node, tuple[str, str] | None]] = [(stage.end, None) for stage in self.program.stages.values()]
+        # (an end condition stops the stage when it holds, a guard or a legality stops the change
+        # when it fails: the comparisons that decide so alone, see _deciding)
         for effect in self.program.effects.values():
             if isinstance(effect, ir.SetInt) and effect.op != "set":
                 written = (owner_kind(effect.cell.owner), _label(effect.cell.name))
@@ -321,9 +330,7 @@ class Ranges:
                     found += [(cond, written) for cond, _ in self.program.choices[place[0]].options[place[1]].legal]
         out: dict[tuple[str, str], list[int]] = {}
         for cond, family in found:
-            for node in cond.walk():
-                if not isinstance(node, Compare):
-                    continue
+            for node in _deciding(cond, family is None):
                 for a, b in ((node.left, node.right), (node.right, node.left)):
                     if isinstance(a, IntStorage) and isinstance(b, IntLit):
                         try:
@@ -479,6 +486,23 @@ class Ranges:
                 except TranslationError:
                     continue
         return False
+
+
+def _deciding(cond: Node, sufficient: bool) -> Iterator[Compare]:
+    """The comparisons of ``cond`` whose holding alone makes it hold (``sufficient``: through
+    ``or``), or whose failing alone makes it fail (through ``and``), and those under ``any`` and
+    ``all``; ``not`` turns one into the other."""
+    if isinstance(cond, Compare):
+        yield cond
+    elif isinstance(cond, Not):
+        yield from _deciding(cond.arg, not sufficient)
+    elif isinstance(cond, Or if sufficient else And):
+        for arg in cond.args:
+            yield from _deciding(arg, sufficient)
+    elif isinstance(cond, BoolAgg):
+        # taken as deciding alone either way: the cells an `all` over players compares are one
+        # family, and its threshold is where that family stops
+        yield from _deciding(cond.condition, sufficient)
 
 
 def _label(node: Any) -> str:
