@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+from tests.translate.language import game, playouts
+from translators.recycle import parse_recycle
 from translators.recycle.analysis.balance import EMPTYING, TAKING, Pass, adding
+from translators.recycle.translate import compile_game
 
 
 def simulate(steps: list[str], level: int) -> tuple[int, int]:
@@ -56,3 +59,26 @@ def test_a_draw_then_a_discard_keeps_the_hand_within_one_card_of_where_it_was() 
     turn = adding(1).then(TAKING)
     assert turn == Pass(0, 0, 1, 0)
     assert (turn.n, max(turn.m, 0) + max(turn.p, 0) + max(turn.q, 0)) == (0, 1)
+
+
+#: Each turn a card is drawn, a run of the hand may score, and the whole hand is thrown away by
+#: an ``all`` over it (a meld game whose discard's ``any`` became ``all``).
+THROW_ALL = game("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)"
+                 " ((RANK : FOUR) 4) ((RANK : FIVE) 5) ((RANK : SIX) 6)))"
+                 " (shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+                 " (stage player (end (== (size (game iloc STOCK)) 0))"
+                 " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+                 " (choice ((any (runs largest 2 ((current player) iloc HAND) using (game points VALUE)) 'R"
+                 " (inc ((current player) sto SCORE) 1)) (turn pass)))"
+                 " (choice ((all ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))",
+                 deck="(deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX)) (SUIT (RED, BLACK)))")
+
+
+def test_a_hand_thrown_away_whole_by_an_all_over_it_stays_small() -> None:
+    """An ``all`` moving every card of the hand empties it, as ``repeat all`` does: the hand
+    holds three cards at most and its runs need no more slots; before, the hand drawn to in a
+    loop was unbounded, its runs got 5 slots and a located warning, and games whose hand held
+    more ended ``(failed slots)`` (found by the differential fuzz)."""
+    translation = compile_game(parse_recycle(THROW_ALL, "throw.rcy"))
+    assert translation.warnings == []
+    assert {p.ending for p in playouts(THROW_ALL, games=100, seed=2)} == {"end"}

@@ -165,6 +165,12 @@ class _Pass:
         if isinstance(card, MovedCard):  # the card an earlier move put on top, when there was one
             moved = self.program.effects[card.effect]
             return TAKING if isinstance(moved, ir.MoveCard) and self.places(moved.target, moved.env) == [self.pile] else None
+        binding = env.get(card.name) if isinstance(card, Var) else None
+        if isinstance(binding, Sym) and binding.domain is not None and binding.domain.parallel:
+            # `(all PILE 'C (move 'C ...))`: every card of the pile moved
+            whole, whole_env = deref(binding.domain.collection, binding.domain.env)
+            if isinstance(whole, CardLocation) and self.places(whole, whole_env) == [self.pile]:
+                return EMPTYING
         if isinstance(card, Var) and choice is not None:
             binding = env.get(card.name)
             if (isinstance(binding, Sym) and binding.domain is not None and binding.domain.anchor == choice
