@@ -415,7 +415,7 @@ def test_too_many_runs_to_count_as_a_value_is_a_located_error() -> None:
     # a run of one card for every card of a value, every value: 4^13 runs of a whole deck
     ranks = "(deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L, M)) (SUIT (SA, SB, SC, SD)))"
     points = "(set (game points V) (" + " ".join(f"((RANK : {r}) {i})" for i, r in enumerate("ABCDEFGHIJKLM", 1)) + "))"
-    body = (f"(do ({points} (set (game sto N) (size (runs largest 1 (game iloc STOCK) using (game points V))))))")
+    body = (f"(do ({points} (set ((0 player) sto SCORE) (size (runs largest 1 (game iloc STOCK) using (game points V))))))")
     error = translation_error(game(body, deck=ranks), "runs.rcy")
     assert error.startswith("runs.rcy:2:") and "up to 67108864 runs" in error
 

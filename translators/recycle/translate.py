@@ -43,6 +43,7 @@ from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.analysis.ranges import Ranges, execution_bounds, integer_ranges
 from translators.recycle.analysis.rooms import group_rooms, slot_warning, slot_warnings
 from translators.recycle.analysis.spans import next_spans, range_spans, span_warnings
+from translators.recycle.analysis.unread import unread_families
 from translators.recycle.emit.cardstate import emit_card_state
 from translators.recycle.emit.choices import emit_chance, emit_choices, has_chance
 from translators.recycle.emit.control import Control
@@ -151,6 +152,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     plan = plan_steps(program, AccessAnalysis(model, domains, ordered, heapy, frozenset(wide.families)))
     comp = Expressions(model, program, book, domains, pointmaps, ranges, wide, (ordered, heapy, linked), plan.batch_of)
     comp.peeked = peeked(program, model) & heapy
+    comp.unread = unread_families(model.game)
     comp.unkept = linked & bulk_targets(program, model)
     return comp, plan
 

@@ -358,6 +358,8 @@ class EffectEmitter:
         owner_lits, owner = comp.owner(cell.owner, env, ctl)
         label = comp.storage_name(cell.name, env)
         key = comp.family(cell, env)
+        if key in comp.unread:
+            return  # no rule reads it (analysis/unread.py)
         cell_range = comp.ranges.cell(*key)
         if comp.wide.is_wide(key):
             self.set_wide(effect, base + owner_lits, owner, key, ctl)

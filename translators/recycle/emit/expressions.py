@@ -101,6 +101,8 @@ class Expressions:
         self.wide = wide
         self.ordered, self.heapy, self.linked = order
         self.peeked: set[Location] = set()
+        #: The integer cells the game never reads: their changes make no rules.
+        self.unread: frozenset[tuple[str, str]] = frozenset()
         self.unkept: set[Location] = set()
         self.batch_of = batch_of
         self.fresh = Fresh(program.variables)

@@ -52,6 +52,7 @@ class Compiler(Protocol):
     linked: set[Location]
     #: Piles whose top is read other than to move it.
     peeked: set[Location]
+    unread: frozenset[tuple[str, str]]
     #: Linked piles whole collections are moved onto (their order is lost then).
     unkept: set[Location]
     #: The batch (GDL step) of every effect.
