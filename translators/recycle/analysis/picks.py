@@ -9,7 +9,8 @@ the card sets within every such bound can pass the filter, and those are few (a 
 28 cards worth 1-7 has 723 sets worth 7 or less): each becomes a group of those cards
 (:class:`~translators.recycle.ir.nodes.CardGroup`), one while all its cards are in the pile;
 COND itself is still checked in play. A lower bound (``>=``, ``>``, ``==``) drops sets that
-cannot reach it. More than :data:`PICK_LIMIT` sets, or no bound from above: None (slots).
+cannot reach it. More than :data:`PICK_LIMIT` sets, more than :data:`WALK_LIMIT` times as many tried,
+or no bound from above: None (slots).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ PICK_LIMIT = 1000
 #: (``ir/setchoice.py``): a few static facts per set, no rules of its own.
 CHOSEN_LIMIT = 20_000
 
+#: The sets a walk may try for each set it may keep, before it gives up (slots, as when the
+#: sets are too many).
+WALK_LIMIT = 20
+
 #: A measure of a set as the least and the most each card adds, with the range it must be in
 #: (no upper end: None).
 Bound = tuple[dict[str, int], dict[str, int], int, int | None]
@@ -48,24 +53,35 @@ def picked_sets(cond: Node, var: str, env: Env, cards: list[str], ranges: Ranges
         return None
     found: list[tuple[str, ...]] = []
     chosen: list[str] = []
+    # the most the cards from the i-th on can add to each measure bounded from below: a set that
+    # cannot reach a lower bound with all of them is not extended (every card worth 0 under a
+    # map never set: no set reaches the score of a card, and the walk went through all 2^N)
+    rest = [[sum(max(high[c], 0) for c in cards[i:]) for i in range(len(cards) + 1)] for _, high, _, _ in bounds]
+    visits = [0]
 
-    def walk(start: int, least: list[int]) -> bool:
+    def walk(start: int, least: list[int], most: list[int]) -> bool:
         for i in range(start, len(cards)):
+            if any(total + after[i] < lo for total, after, (_, _, lo, _) in zip(most, rest, bounds)):
+                return True  # nor can any later card (what they can add only shrinks)
+            visits[0] += 1
+            if visits[0] > WALK_LIMIT * limit:
+                return False
             card = cards[i]
             more = [total + low[card] for total, (low, _) in zip(least, upper)]
             if any(total > hi for total, (_, hi) in zip(more, upper)):
                 continue
             chosen.append(card)
-            if all(sum(high[c] for c in chosen) >= lo for _, high, lo, _ in bounds):
+            reach = [total + high[card] for total, (_, high, _, _) in zip(most, bounds)]
+            if all(total >= lo for total, (_, _, lo, _) in zip(reach, bounds)):
                 found.append(tuple(chosen))
                 if len(found) > limit:
                     return False
-            if not walk(i + 1, more):
+            if not walk(i + 1, more, reach):
                 return False
             chosen.pop()
         return True
 
-    if not walk(0, [0] * len(upper)):
+    if not walk(0, [0] * len(upper), [0] * len(bounds)):
         return None
     place = {card: i for i, card in enumerate(cards)}
     return sorted(found, key=lambda s: (len(s), [place[c] for c in s]))
