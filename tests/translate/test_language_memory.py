@@ -6,6 +6,8 @@ engine (:mod:`tests.translate.language`)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.translate.language import (
     DEAL3,
     POWERS,
@@ -117,3 +119,16 @@ def test_a_sum_over_a_memory_adds_every_copy() -> None:
             f" ((> {black} 40) (inc ((0 player) sto SCORE) 1000))))")
     turn = "(stage player (end (>= (game sto T) 1)) (choice ((inc (game sto T) 1))))"
     assert scores(game(f"{body} {turn}")) == {(1080, 0)}
+
+
+@pytest.mark.parametrize("end", ["top", "bottom"])
+def test_every_copy_forgotten_from_either_end(end: str) -> None:
+    """``(repeat all (forget (top|bottom MEM)))`` empties the memory (from the bottom a located
+    refusal before); three copies remembered, all forgotten, one more remembered. The forget
+    and the remember before it were one step, and the copy remembered there outlived the
+    forget (both found by the differential fuzz)."""
+    one = ("(all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))"
+           " (all player 'P (remember (top ('P iloc HAND)) (top ('P mem SEEN))))")
+    body = (f"(do ((shuffle (game iloc STOCK)) {one} {one} (all player 'P (repeat all (forget ({end} ('P mem SEEN)))))"
+            f" {one} (all player 'P (set ('P sto SCORE) (size ('P mem SEEN))))))")
+    assert scores(game(body)) == {(1, 1)}

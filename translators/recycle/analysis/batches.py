@@ -272,6 +272,7 @@ class AccessAnalysis:
             for loc in self.locations(effect.target, env):
                 acc.writes.add(("out", loc))
                 acc.writes.add(("order", loc))
+                acc.writes.add(("copies", loc))  # the places and count a remember in the step sets too
         elif isinstance(effect, ir.Shuffle):
             for loc in self.locations(effect.target, env):
                 acc.writes.add(("order", loc))

@@ -253,8 +253,9 @@ class Lowerer:
         if isinstance(node, RepeatAll):
             action = node.action
             if isinstance(action, Forget):
-                if not isinstance(action.card, CardAt) or action.card.position != "top":
-                    raise TranslationError(action, "`repeat all` forgets from the top of a memory location")
+                if not isinstance(action.card, CardAt) or action.card.position not in ("top", "bottom"):
+                    # from either end, every copy goes
+                    raise TranslationError(action, "`repeat all` forgets from the top or bottom of a memory location")
                 target = self.location(action.card.cards, env)
                 invalidate(fwd, target, env)
                 return [self.effect(ir.ForgetCopies, node, env, guards, target=target)]
