@@ -523,3 +523,17 @@ def test_the_order_of_a_pile_is_kept_for_its_filter_s_end_only_where_it_is_cheap
     suit_only = (f"((> (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED))) 0)"
                  f" (inc ((current player) sto SCORE) (size (filter (game iloc STOCK) 'D (== (cardatt SUIT 'D) (cardatt SUIT {red_top}))))))")
     assert not any(n.startswith("vseen") for n in relations(small, suit_only))
+
+
+def test_a_hand_moved_card_by_card_by_an_all_leaves_one_top_card() -> None:
+    """``(all HAND 'C (move 'C (top TRICK)))`` moves the three cards of a hand in one step; each
+    was the pile's top card after it, so ``(move (top TRICK) ...)`` then moved all three, where
+    the engine moves one (found by the differential fuzz: an Agram whose following cards were
+    played by an ``all``). One of them is on top now (the last in card order: the engine's is the
+    last in the hand's order, which the rules do not keep), the order under it lost."""
+    text = game("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+                " (stage player (end (== (game sto N) 2))"
+                " (choice ((all ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc TRICK))))))"
+                " (do ((inc (game sto N) 1) (move (top ((current player) vloc TRICK)) (top (game vloc DISCARD))))))",
+                scoring="(scoring max (size ((current player) vloc TRICK)))")
+    assert scores(text) == {(2, 2)}

@@ -137,11 +137,27 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 book.add(rule(f("bulkabove", T, C), f("cardnext", C, D), f("bulkabove", T, D)))
                 book.add(rule(f("bulkmany", T), f("bulkarrive", T, C), f("bulkabove", T, C)))
                 book.add(rule(f("push", T, C), f("bulkarrive", T, C), Not(f("bulkmany", T))))
+            # an `all` moving each of its cards onto a pile pushes them all in one step, in the
+            # order of the pile they come from, which is not kept: of several, the top is the one
+            # last in card order, and the order under it is lost
+            many = sorted({place for m in emitter.moves if m.kind == "single"
+                           and parallel_card(m.effect.card, m.effect.env)  # type: ignore[attr-defined]
+                           for place in m.targets} & set(ordered))
+            if many:
+                D = Variable("d")
+                card_chain(book, model)
+                for place in many:
+                    book.add(rule(f("manyin", loc(place))))
+                book.add(rule(f("pushabove", L, C), f("manyin", L), f("cardnext", C, D), f("push", L, D)))
+                book.add(rule(f("pushabove", L, C), f("cardnext", C, D), f("pushabove", L, D)))
+                book.add(rule(f("pushmany", L), f("push", L, C), f("pushabove", L, C)))
+                book.add(rule(nxt(f("lost", L)), f("pushmany", L)))
             book.add(rule(f("pushed", L), f("push", L, C)))
             book.add(rule(f("topleaves", L), f("leave", L, C), true(f("ontop", L, C))))
             book.add(rule(f("reorder", L), f("bulkin", L)))
             book.add(rule(f("reorder", L), f("shuffled", L)))
-            book.add(rule(nxt(f("ontop", L, C)), f("push", L, C)))
+            # (of several pushed at once, the one last in card order: one top card, not several)
+            book.add(rule(nxt(f("ontop", L, C)), f("push", L, C), [Not(f("pushabove", L, C))] if many else []))
             book.add(rule(nxt(f("ontop", L, C)), true(f("ontop", L, C)), Not(f("topleaves", L)),
                           Not(f("pushed", L)), Not(f("reorder", L))))
             book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L), Not(f("linked", L))))
