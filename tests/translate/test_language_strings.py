@@ -11,7 +11,7 @@ import random
 
 from ggp.gdl.terms import Function
 from ggp.reasoner import make_machine
-from tests.translate.language import playouts
+from tests.translate.language import game, playouts
 from translators.recycle import parse_recycle
 from translators.recycle.symbols.vocabulary import card_constant
 from translators.recycle.translate import compile_game
@@ -77,3 +77,14 @@ def test_a_card_without_the_attribute_reads_the_empty_string_as_the_engine_does(
         assert [goals[role] for role in machine.roles[:2]] == [100 // sum(best) if b else 0 for b in best], jokers
     assert followed_joker > 0
     playouts(JOKERS, games=8)
+
+
+def test_the_attribute_of_no_card_equals_a_string_never_set() -> None:
+    """The top of an empty pile has no card: its SUIT reads "" in the engine, as does a string
+    cell never set, so the first option is offered (two options at the one decision); the
+    translation had no value for it and offered only the pass."""
+    text = game("(stage player (end (== (game sto N) 1))"
+                " (choice (((== (cardatt SUIT (top (game vloc DISCARD))) (game str LEAD)) (inc ((current player) sto SCORE) 1))"
+                " (turn pass)))"
+                " (do ((inc (game sto N) 1))))")
+    assert {tuple(p.options) for p in playouts(text, games=4)} == {(2,)}
