@@ -20,7 +20,7 @@ from translators.recycle.analysis.batches import StepPlan
 from translators.recycle.emit.arith import Tables
 from translators.recycle.emit.control import Control
 from translators.recycle.rulebook.book import RuleBook
-from translators.recycle.symbols.vocabulary import c, f, nxt, num, rule, true
+from translators.recycle.symbols.vocabulary import c, f, num, nxt, rule, true
 
 #: The nodes the engine processes without a choice before it ends the game (its count passes 200).
 STUCK_NODES = 201
