@@ -4,7 +4,8 @@
 A mutant is the text with one edit at the level of its forms: a balanced subform deleted,
 duplicated, swapped with another or put in another's place, a NAME or an integer replaced by
 another from the same file (or an extreme integer), a word replaced by another word of the file,
-or one parenthesis dropped or added. :func:`outcome` runs parse -> check -> translate and says
+or one parenthesis dropped or added (:func:`semantic_mutant`: an edit that keeps it a game,
+for replays against the engine). :func:`outcome` runs parse -> check -> translate and says
 how it ended: ``translated``, ``located`` (a project error with a file, line and column, which
 ``ggp translate`` prints as ``FILE:LINE:COL: message``), or raises whatever else escaped.
 """
@@ -116,6 +117,36 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
     return rng.choice(edits)()
 
 
+#: Words a semantic mutant swaps for another of their group: the mutant is most often a valid
+#: game of its own, to be played by the engine and the translation alike.
+SWAPS = (("top", "bottom"), ("vloc", "hloc", "iloc"), ("any", "all"), ("max", "min"), ("<", ">", "<=", ">="),
+         ("==", "!="), ("next", "previous", "current"), ("and", "or"), ("+", "-", "*"), ("largest", "all"))
+
+
+def semantic_mutant(text: str, seed: int) -> tuple[str, str]:
+    """``text`` with one edit that keeps it a game (``random.Random(seed)``): a word swapped for
+    another of its group (:data:`SWAPS`), a NAME for another NAME of the text, or an integer
+    moved by -1, 1 or 2; and a description of the edit."""
+    rng = random.Random(seed)
+    atoms = [t for t in tokens(text) if t.kind == "atom"]
+    kind = rng.choice(["swap", "swap", "swap", "name", "int"])
+    pool = [(t, group) for t in atoms for group in SWAPS if t.text in group] if kind == "swap" else []
+    if pool:
+        t, group = rng.choice(pool)
+        new = rng.choice([word for word in group if word != t.text])
+    else:
+        names = [t for t in atoms if (NAME if kind == "name" else INTEGER).fullmatch(t.text)]
+        if not names:
+            return text, "none"
+        t = rng.choice(names)
+        if kind == "name":
+            new = rng.choice([n.text for n in names if n.text != t.text] or [t.text])
+        else:
+            new = str(max(0, int(t.text) + rng.choice([-1, 1, 2])))
+    line = text.count("\n", 0, t.start) + 1
+    return text[:t.start] + new + text[t.end:], f"{t.text!r} -> {new!r} at line {line}"
+
+
 def mutants(text: str, seed: int, count: int) -> Iterator[tuple[int, str, str]]:
     """``count`` mutants of ``text``: (seed, mutant, edit); mutant ``i`` is drawn from
     ``random.Random(seed + i)``, one or (a quarter of the time) two edits."""
@@ -164,4 +195,4 @@ def outcome(text: str, source: str = "mutant.rcy") -> str:
         raise AssertionError(f"a project error that is not an input error: {exc!r}") from exc
 
 
-__all__ = ["Hang", "budget", "forms", "mutants", "mutate", "outcome", "tokens"]
+__all__ = ["SWAPS", "Hang", "budget", "forms", "mutants", "mutate", "outcome", "semantic_mutant", "tokens"]
