@@ -171,11 +171,9 @@ class _Pass:
             whole, whole_env = deref(binding.domain.collection, binding.domain.env)
             if isinstance(whole, CardLocation) and self.places(whole, whole_env) == [self.pile]:
                 return EMPTYING
-        if isinstance(card, Var) and choice is not None:
-            binding = env.get(card.name)
-            if (isinstance(binding, Sym) and binding.domain is not None and binding.domain.anchor == choice
-                    and self.only(binding.domain.collection, binding.domain.env)):
-                return TAKING
+        if (choice is not None and isinstance(binding, Sym) and binding.domain is not None
+                and binding.domain.anchor == choice and self.only(binding.domain.collection, binding.domain.env)):
+            return TAKING
         return None
 
     def source(self, effect: ir.MoveCard | ir.BulkMove) -> str:

@@ -10,8 +10,9 @@ engine; such a cell's changes are not seen here, being no part of the game.
 
 from __future__ import annotations
 
-from translators.recycle.symbols.model import owner_kind
-from translators.recycle.syntax.nodes import Game, IntStorage, IntUpdate, Name, Node
+from translators.recycle.ir.elements import storage_family
+from translators.recycle.ir.nodes import Env
+from translators.recycle.syntax.nodes import Game, IntStorage, IntUpdate, Node
 from translators.recycle.translation_error import TranslationError
 
 
@@ -41,10 +42,8 @@ def unread_families(game: Game) -> frozenset[tuple[str, str]]:
 
 def _family(node: IntStorage) -> tuple[str, str] | None:
     """A cell's family by its literal name (None for a name computed in play)."""
-    if not isinstance(node.name, Name):
-        return None
     try:
-        return owner_kind(node.owner), node.name.text
+        return storage_family(node, Env())
     except TranslationError:
         return None
 
