@@ -56,3 +56,15 @@ def test_a_count_in_an_end_condition_s_and_goes_on_past_its_constant() -> None:
                 " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
                 " (do ((inc (game sto TURNS) 1) (set ((current player) sto SCORE) (game sto TURNS)))))")
     assert {tuple(p.scores.values()) for p in playouts(text, games=4)} == {(5, 6)}
+
+
+def test_a_stage_ending_on_the_top_card_of_a_shuffled_stock() -> None:
+    """The stage ends when the stock's top card is RED: read where ``random`` cannot draw it, it
+    was never RED and every game drew all six cards (the engine: none to three draws). The
+    pile now keeps its whole order: the game ends before the first RED card is drawn."""
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (or (== (size (game iloc STOCK)) 0) (== (cardatt SUIT (top (game iloc STOCK))) RED)))"
+                " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))",
+                scoring="(scoring max (size ((current player) iloc HAND)))")
+    out = playouts(text, games=12)
+    assert {p.decisions for p in out} <= {0, 1, 2, 3} and len({p.decisions for p in out}) > 1

@@ -36,6 +36,7 @@ from translators.recycle.analysis.order import (
     order_facts,
     peeked,
     pile_capacity,
+    read_without_chance,
     spliced_piles,
 )
 from translators.recycle.analysis.places import CardDomains, concrete
@@ -124,7 +125,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     model, program, domains, pointmaps, ranges = _lowered(game)
     blind = blind_places(program, model, domains)
     ordered, heapy, linked = order_facts(program, model, domains, blind)
-    whole = (linked | dealt_before_shuffle(program, model)) & heapy
+    whole = (linked | dealt_before_shuffle(program, model) | read_without_chance(program, model)) & heapy
     if whole:
         # shuffled piles whose whole order is read, or dealt from before they are shuffled, and
         # the shuffled piles their heaps are moved from in bulk: their shuffles laid out card by card

@@ -33,10 +33,10 @@ from typing import Any
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.memo import ByIdentity
 from translators.recycle.analysis.places import CardDomains, concrete
-from translators.recycle.analysis.walks import walk_with_env as _walk_with_env
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.walks import walk_with_env as _walk_with_env
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import (
     And,

@@ -13,10 +13,10 @@ from typing import Any
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.crowding import LINK_LIMIT
 from translators.recycle.analysis.places import CardDomains, concrete
-from translators.recycle.analysis.walks import walk_with_env
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import filtered_pile, parallel_card
 from translators.recycle.ir.nodes import Env, deref
+from translators.recycle.ir.walks import walk_with_env
 from translators.recycle.symbols.model import GameModel, Location
 from translators.recycle.syntax.nodes import (
     And,
@@ -257,6 +257,27 @@ def peeked(program: ir.Program, model: GameModel) -> set[Location]:
     return out
 
 
+def read_without_chance(program: ir.Program, model: GameModel) -> set[Location]:
+    """The piles whose top card is read where ``random`` cannot draw it: in a choice's legality
+    (its conditions and the collections its forks range over), a stage's end condition, the
+    scoring. A shuffled heap's top is a card ``random`` draws in the step that reads it, so
+    these piles keep their whole order, their shuffles laid out card by card."""
+    expressions: list[tuple[Any, Env]] = [(stage.end, stage.env) for stage in program.stages.values()]
+    for choice in program.choices.values():
+        for option in choice.options:
+            expressions += option.legal
+            expressions += [(sym.domain.collection, sym.domain.env) for sym in option.forks if sym.domain is not None]
+    expressions.append((model.game.scoring.value, Env()))
+    out: set[Location] = set()
+    for expr, env in expressions:
+        for node, node_env in walk_with_env(expr, env, model):
+            if isinstance(node, CardAt) and node.position == "top":
+                real, real_env = deref(node.cards, node_env)
+                if isinstance(real, CardLocation) and real.visibility != "mem":
+                    out.update(concrete(real, real_env, model))
+    return out
+
+
 def dealt_before_shuffle(program: ir.Program, model: GameModel) -> set[Location]:
     """The piles created with several cards whose top is taken before their first shuffle (in
     the order the program is written): they deal in the order the cards were made, then at
@@ -340,6 +361,7 @@ __all__ = [
     "order_classes",
     "order_facts",
     "peeked",
+    "read_without_chance",
     "pile_capacity",
     "program_expressions",
     "shuffles_and_bulk_moves",

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from translators.recycle.analysis.ranges import Ranges
-from translators.recycle.analysis.walks import walk_with_env
 from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.walks import walk_with_env
 from translators.recycle.syntax.nodes import And, Compare, Node, Size, Sum, Var
 
 #: The most card sets a filter's groups are enumerated into (more: slots, as before). Each set

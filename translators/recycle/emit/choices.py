@@ -3,6 +3,9 @@ for the others, and ``random``'s moves where a step needs chance."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from typing import Any
+
 from ggp.errors import Location, Problem
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Function, Term, Variable
@@ -22,6 +25,7 @@ from translators.recycle.emit.literals import ALWAYS
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import deref
+from translators.recycle.ir.vacancy import nil_sets
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.vocabulary import NOOP, RANDOM, c, f, loc, rule
 from translators.recycle.syntax.nodes import CardAt, Game
@@ -49,33 +53,27 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
         who = Variable(f"seat_{stage}")
         anyopt = f("has_option", c(choice.id))
         for option in choice.options:
-            ctl = StepCtl(None, chance=False, decision=choice.id)
-            lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
-            for cond, env in option.legal:  # what fails there (too many cards for a group's slots) fails here
-                lits += comp.cond(cond, env, ctl)
-            for sym in option.forks:
-                assert sym.domain is not None
-                member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
-                if sym.var in emitter.handles:  # named by place where the chooser does not see it
-                    member = member + [handle(comp, who, sym.var, emitter.handles[sym.var])]
-                    lost = sorted(f"({p.owner} {p.vis} {p.name.lower()})"
-                                  for p in set(fork_places(sym, comp.model, comp.domains)) & lossy)
-                    if lost:
-                        message = (f"the options of this choice name the cards of {', '.join(lost)}, which its "
-                                   "chooser may not see, once its order is lost (cards moved onto it in bulk from a "
-                                   "pile whose order is not kept): its legal moves then tell it which cards are there")
-                        problem = Problem(Location(source, option.node.line or 1, option.node.column or 1), message,
-                                          "warning")
-                        warnings += [problem] if problem not in warnings else []
-                else:
-                    warnings += [p for p in _hidden_options(comp, option, sym.var, who, member, source, why)
-                                 if p not in warnings]
-                lits += member
-            lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl)
-            move = emitter.choose_term(option)
+            offers = []
+            for nil, empty in nil_sets(option):
+                ctl = StepCtl(None, chance=False, decision=choice.id)
+                lits: list[Literal] = [f("at_step", c(choice.id)), f("rseat", stage, who)]
+                for cond, env in option.legal:  # what fails there (too many cards for a group's slots) fails here
+                    lits += comp.cond(cond, env, ctl)
+                for sym in option.forks:
+                    if sym not in nil:
+                        member, found = _member(comp, emitter, option, sym, who, ctl, (source, lossy, why))
+                        warnings += [p for p in found if p not in warnings]
+                        lits += member
+                for sym in empty:  # offered without it: its collection is empty
+                    assert sym.domain is not None
+                    member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
+                    lits += comp.negate(member, sym.domain.env, option.node)
+                lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl, nil)
+                offers.append((emitter.choose_term(option, nil), lits))
             with book.group(f"option {option.index} of choice {choice.id}: {describe(option.node)}", option.node):
-                book.add(rule(f("legal", who, move), lits))
-                book.add(rule(anyopt, lits))
+                for move, lits in offers:
+                    book.add(rule(f("legal", who, move), lits))
+                    book.add(rule(anyopt, lits))
                 first = firsts[(choice.id, option.index)]
                 book.add(rule(f("npc", c(control.after[first])), emitter.activation(plan.batches[first])))
         with book.group(f"choice {choice.id}: who decides, and a choice without options"):
@@ -89,6 +87,25 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
         else:
             book.add(rule(f("legal", who, NOOP), f("seat", who)))
     return warnings
+
+
+def _member(comp: Compiler, emitter: EffectEmitter, option: ir.Option, sym: ir.Sym, who: Variable, ctl: StepCtl,
+            where: tuple[str, set[Any], str]) -> tuple[list[Literal], list[Problem]]:
+    """The literals making a fork's variable an element of its collection (with the name the
+    chooser gives it, where it names cards by place), and the warnings about what they tell."""
+    source, lossy, why = where
+    assert sym.domain is not None
+    member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
+    if sym.var not in emitter.handles:
+        return member, _hidden_options(comp, option, sym.var, who, member, source, why)
+    lost = sorted(f"({p.owner} {p.vis} {p.name.lower()})" for p in set(fork_places(sym, comp.model, comp.domains)) & lossy)
+    found = []
+    if lost:  # named by place where the chooser does not see it
+        message = (f"the options of this choice name the cards of {', '.join(lost)}, which its chooser may not "
+                   "see, once its order is lost (cards moved onto it in bulk from a pile whose order is not kept): "
+                   "its legal moves then tell it which cards are there")
+        found.append(Problem(Location(source, option.node.line or 1, option.node.column or 1), message, "warning"))
+    return member + [handle(comp, who, sym.var, emitter.handles[sym.var])], found
 
 
 def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable, member: list[Literal],
@@ -119,18 +136,20 @@ def _hidden_options(comp: Compiler, option: ir.Option, card: Term, who: Variable
     return found
 
 
-def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: StepCtl) -> list[Literal]:
+def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: StepCtl,
+                nil: AbstractSet[ir.Sym] = frozenset()) -> list[Literal]:
     """CardStock offers an option only if it makes some action (``GameIterator.BuildOptions``
     drops an empty one): the unconditional card moves of the option's first step need a card to
     move; and an option all of whose effects are conditional (guarded, or run for each card of an
     ``all``, which makes none over an empty collection) needs one of them whose conditions hold
-    in the decision's state (and, in the first step, that has a card to move)."""
+    in the decision's state (and, in the first step, that has a card to move). The effects in
+    the body of a fork that is ``nil`` (``nil``) make no action."""
     first = batches[0]
     lits: list[Literal] = []
     for effect in first.effects:
-        if not effect.guards and not _loops(option, effect):
+        if not effect.guards and not _loops(option, effect) and not nil & set(effect.env.syms()):
             lits += _has_card(comp, effect, ctl)
-    effects = option.effects[:option.own]
+    effects = [e for e in option.effects[:option.own] if not nil & set(e.env.syms())]
     firsts = {e.id for e in first.effects}
     # the engine runs each action as it builds the option (GameIterator.RecurseDo, TempExecute),
     # so the first action it makes reads the decision's state: every one before it made none

@@ -24,10 +24,10 @@ from typing import Literal as TypingLiteral
 from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
-from translators.recycle.analysis.walks import reads_random, reads_variable
 from translators.recycle.emit.contexts import SourceCtl, Val
 from translators.recycle.emit.ledger import Ledger
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.walks import reads_random, reads_variable
 from translators.recycle.rulebook.book import RuleBook, describe
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import Fresh, c, f, rule, true

@@ -10,24 +10,26 @@ which :mod:`.cardstate` makes the card fluents and :mod:`.percepts` what each ro
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
 from ggp.gdl.rules import Distinct, Literal, Not
-from ggp.gdl.terms import Term, Variable
+from ggp.gdl.terms import Function, Term, Variable
 from translators.recycle.analysis.batches import Batch
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.moves import MoveName
 from translators.recycle.analysis.places import concrete
-from translators.recycle.analysis.walks import reads_random
 from translators.recycle.emit.contexts import StepCtl
-from translators.recycle.emit.handles import blind_forks, handle
+from translators.recycle.emit.handles import blind_forks, handle, maybe_handle
 from translators.recycle.emit.ledger import Temp
 from translators.recycle.emit.literals import positive_vars
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.emit.wide import WideRead
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.vacancy import nil_sets
+from translators.recycle.ir.walks import reads_random
 from translators.recycle.rulebook.book import describe
 from translators.recycle.symbols.model import Location
 from translators.recycle.symbols.vocabulary import (
@@ -92,6 +94,8 @@ class EffectEmitter:
                                  if moves.get((ch.id, o.index)) is None), default=0)
         #: Card forks named by a handle in the move (cards their chooser may not see).
         self.handles = blind_forks(comp)
+        #: The forks options may be offered without (``ir/vacancy.py``).
+        self.vacant = {sym for ch in comp.program.choices.values() for o in ch.options for sym in o.vacant}
         self.moves: list[Moves] = []
         self.writes: list[tuple[str, str, list[Literal], Any]] = []
         self.cycle_sets: list[tuple[str, Any, list[Literal], Term]] = []
@@ -103,11 +107,11 @@ class EffectEmitter:
 
     # -- activation and scope -----------------------------------------------------------------
 
-    def choose_term(self, option: ir.Option) -> Term:
+    def choose_term(self, option: ir.Option, nil: AbstractSet[Sym] = frozenset()) -> Term:
         """The option's move: its name with the option's picks (see :mod:`~..analysis.moves`),
-        or ``(choose K f1 ... nil)``."""
+        or ``(choose K f1 ... nil)``; the forks ``nil`` are ``nil`` (``ir/vacancy.py``)."""
         named = self.move_names.get((self.choice_of[id(option)], option.index))
-        picks: list[Term] = [self.handles.get(s.var, s.var) for s in option.forks]
+        picks: list[Term] = [c("nil") if s in nil else self.handles.get(s.var, s.var) for s in option.forks]
         if named is not None:
             return f(named, *picks)
         args: list[Term] = [num(option.index)] + picks
@@ -127,11 +131,26 @@ class EffectEmitter:
         choice, option = first
         stage = choice.env.player_stage().id
         player = Variable(f"seat_{stage}")
-        sorts = [self.comp.sort_literal(sym.var, sym.sort) for sym in option.forks]
-        named = [handle(self.comp, player, sym.var, self.handles[sym.var]) for sym in option.forks
-                 if sym.var in self.handles]
+        maybe = {sym for nil, _ in nil_sets(option) for sym in nil}
+        sorts = [self.comp.sort_literal(sym.var, sym.sort) if sym not in maybe else self.maybe_sort(sym)
+                 for sym in option.forks]
+        named = [handle(self.comp, player, sym.var, self.handles[sym.var]) if sym not in maybe
+                 else maybe_handle(self.comp, player, sym.var, self.handles[sym.var])
+                 for sym in option.forks if sym.var in self.handles]
         return [f("at_step", c(choice.id)), f("rseat", stage, player), does(player, self.choose_term(option)),
                 *named, *sorts]
+
+    def maybe_sort(self, sym: Sym) -> Literal:
+        """``sym``'s sort or ``nil``: a fork an option may be offered without."""
+        sort = self.comp.sort_literal(Variable("x"), sym.sort)
+        assert isinstance(sort, Function)
+        rel = f"maybe_{sort.name}"
+        if ("maybe", rel) not in self.book.memo:
+            self.book.memo[("maybe", rel)] = True
+            with self.book.group(f"a value of {sym.sort}, or nil: a fork an option may be offered without"):
+                self.book.add(rule(f(rel, c("nil"))))
+                self.book.add(rule(f(rel, Variable("x")), sort))
+        return f(rel, sym.var)
 
     def scope(self, effect: ir.Effect, batch: Batch, ctl: StepCtl, upto: int | None = None,
               skip: tuple[ir.Guard, ...] = ()) -> list[Literal]:
@@ -163,12 +182,14 @@ class EffectEmitter:
         if domain is None:
             return []
         if domain.anchor.startswith("k"):
+            # the body of a fork an option may be offered without runs when it is not nil
+            vacant: list[Literal] = [Distinct(sym.var, c("nil"))] if sym in self.vacant else []
             first = self.option_first.get(batch.id)
             if first is not None and first[0].id == domain.anchor:
-                return []
+                return vacant
             fluent = f("bound", c(sym.var.name), sym.var)
             self.need(("bound", sym.var.name), fluent, self.fork_anchor(domain.anchor, batch), batch.id)
-            return [true(fluent)]
+            return [true(fluent), *vacant]
         anchor = self.batch_of.get(int(domain.anchor))
         if anchor is None or anchor == batch.id:
             return self.comp.member(domain.collection, domain.env, ctl, sym.var)

@@ -23,7 +23,7 @@ from ggp.gdl.terms import Variable
 from translators.recycle.analysis.blind import fork_places
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.protocol import Compiler
-from translators.recycle.symbols.vocabulary import f, rule, true
+from translators.recycle.symbols.vocabulary import c, f, rule, true
 
 
 def blind_forks(comp: Compiler) -> dict[Variable, Variable]:
@@ -54,4 +54,16 @@ def handle(comp: Compiler, who: Variable, card: Variable, name: Variable) -> Lit
     return f("handle", who, comp.fresh("l"), card, name)
 
 
-__all__ = ["blind_forks", "handle"]
+def maybe_handle(comp: Compiler, who: Variable, card: Variable, name: Variable) -> Literal:
+    """``name`` is how role ``who`` names ``card`` in a move, or both are ``nil``: a fork an
+    option may be offered without (``ir/vacancy.py``)."""
+    if ("maybe_handle",) not in comp.book.memo:
+        comp.book.memo[("maybe_handle",)] = True
+        R, C, H = (Variable(n) for n in ("r", "c", "h"))
+        with comp.book.group("how a player names a card in a move, or nil where an option has no card to name"):
+            comp.book.add(rule(f("maybe_handle", R, C, H), handle(comp, R, C, H)))
+            comp.book.add(rule(f("maybe_handle", R, c("nil"), c("nil")), f("player", R)))
+    return f("maybe_handle", who, card, name)
+
+
+__all__ = ["blind_forks", "handle", "maybe_handle"]

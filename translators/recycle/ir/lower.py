@@ -29,7 +29,7 @@ from translators.recycle.ir.elements import (
     partition_parts,
     static_elements,
 )
-from translators.recycle.ir.forks import groups_any, lift_groups
+from translators.recycle.ir.forks import groups_any, groups_first, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
     forward,
@@ -59,8 +59,10 @@ from translators.recycle.ir.partitions import (
     kept_groups,
     with_value,
 )
+from translators.recycle.ir.previews import read_after
 from translators.recycle.ir.setchoice import Conditions, set_fork
 from translators.recycle.ir.sites import GroupSites
+from translators.recycle.ir.vacancy import vacant_forks
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import (
@@ -103,6 +105,8 @@ MAX_UNROLLED = 10_000
 
 #: An effect class, for :meth:`Lowerer.effect`.
 E = TypeVar("E", bound=ir.Effect)
+#: The actions of an option that run before a node, each with its environment.
+Before = tuple[tuple[Node, Env], ...]
 
 
 class Lowerer:
@@ -127,6 +131,8 @@ class Lowerer:
         self.lifted: dict[int, ActionAgg] = {}
         #: The fork over set ids of an option choosing among card sets as data, by its item's id.
         self.set_forks: dict[int, Sym] = {}
+        #: The choice forks over the elements of a collection (``find_forks``), which may be vacant.
+        self.plain: list[Sym] = []
 
     # -- program and flow ----------------------------------------------------------------------
 
@@ -461,7 +467,8 @@ class Lowerer:
                 if tail:
                     effects += self.seq(tail, tail_env or env, (), fwd)
                 index = len(choice.options)
-                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own))
+                vacant = vacant_forks(self.model, forks, self.plain, legal, effects[:own], option_env)
+                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own, vacant))
         return choice
 
     def group_options(self, item: Any, env: Env, cid: str) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:
@@ -474,6 +481,8 @@ class Lowerer:
         while isinstance(inner, Conditional):
             conditions.append((inner.condition, env))
             inner = inner.body
+        if isinstance(inner, Do) and (first := groups_first(inner, env)) is not None:
+            inner = first
         if isinstance(inner, ActionAgg) and inner.quantifier == "any":
             coll, coll_env = deref(inner.collection, env)
             data = self.set_fork(coll, coll_env, env, cid, inner.var.name)
@@ -521,33 +530,36 @@ class Lowerer:
             group, conds = members[nth] if len(members) == total else members[0]
             out.append((own, env.bind(chosen.var.name, group), conditions + conds))
 
-    def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str) -> None:
-        """Every ``any`` inside an option (through ``do``, conditions, ``let``) becomes a fork."""
+    def find_forks(self, node: Any, env: Env, forks: list[Sym], cid: str, before: Before = ()) -> None:
+        """Every ``any`` inside an option (through ``do``, conditions, ``let``) becomes a fork
+        (``before``: the option's actions that run before ``node``)."""
         if isinstance(node, Do):
-            for item in node.items:
-                self.find_forks(item, env, forks, cid)
+            for index, item in enumerate(node.items):
+                self.find_forks(item, env, forks, cid, before + tuple((a, env) for a in node.items[:index]))
         elif isinstance(node, Conditional):
-            self.find_forks(node.body, env, forks, cid)
+            self.find_forks(node.body, env, forks, cid, before)
         elif isinstance(node, Let):
-            self.find_forks(node.body, env.bind(node.var.name, Alias(node.value, env)), forks, cid)
+            self.find_forks(node.body, env.bind(node.var.name, Alias(node.value, env)), forks, cid, before)
         elif isinstance(node, ActionAgg) and node.quantifier == "any" and id(node) in self.lifted:
             sym = self.fork_nodes[id(node)]
             assert isinstance(sym, Sym)
             forks.append(sym)
-            self.find_forks(node.body, env.bind(node.var.name, sym), forks, cid)
+            self.find_forks(node.body, env.bind(node.var.name, sym), forks, cid, before)
         elif isinstance(node, ActionAgg) and node.quantifier == "any":
-            real, real_env = deref(node.collection, env)
+            collection = read_after(node, env, before)
+            real, real_env = deref(collection, env)
             if isinstance(real, Partition):
                 sym, group = self.group_fork(node, real, real_env, env, cid)
                 self.fork_nodes[id(node)] = group
                 forks.append(sym)
-                self.find_forks(node.body, self.fork_env(node, env), forks, cid)
+                self.find_forks(node.body, self.fork_env(node, env), forks, cid, before)
                 return
             element, sort = fork_sort(self.model, node, real, real_env)
-            sym = self.new_sym(element, sort, Domain(node.collection, env, cid))
+            sym = self.new_sym(element, sort, Domain(collection, env, cid))
             self.fork_nodes[id(node)] = sym
+            self.plain.append(sym)
             forks.append(sym)
-            self.find_forks(node.body, env.bind(node.var.name, sym), forks, cid)
+            self.find_forks(node.body, env.bind(node.var.name, sym), forks, cid, before)
 
     def leading(self, node: Any, env: Env, legal: list[tuple[Node, Env]]) -> None:
         """The conditions an option needs to be offered (its leading conditions)."""

@@ -396,6 +396,9 @@ class Option:
     effects: list[Effect]
     env: Env
     own: int
+    #: The forks the option is also offered without, ``nil``, when their collections are empty
+    #: (``ir/vacancy.py``).
+    vacant: tuple[Sym, ...] = ()
 
 
 @dataclass(eq=False)

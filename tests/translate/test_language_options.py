@@ -1,0 +1,124 @@
+"""Options as the engine builds them: it runs an option's actions one by one as it builds them
+(``GameIterator.RecurseDo``), so an ``any`` inside an option forks over its collection as the
+actions before it leave it, and an ``any`` over nothing beside other actions leaves the option
+offered with those actions (``ir/previews.py``, ``ir/vacancy.py``).
+
+Each test a small game checked against CardStock's semantics and, where it is built, the real
+engine (:mod:`tests.translate.language`)."""
+
+from __future__ import annotations
+
+from tests.translate.language import HAND, game, playouts, translation_error
+
+DEAL1 = "(do ((shuffle (game iloc STOCK)) (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))"
+
+
+def test_an_any_over_nothing_beside_another_action_still_offers_the_option() -> None:
+    """No card is a FOUR, so the ``any`` never has a card: the engine offers the option with
+    its draw alone, once at every decision. The translation offered no option and every game
+    stopped at its first decision (``stuck``)."""
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((any (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) FOUR)) 'C"
+                " (move 'C (top (game vloc DISCARD))))"
+                " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))", scoring=HAND)
+    out = playouts(text, games=4)
+    assert all(p.options == [1] * 6 for p in out)
+    assert {tuple(p.scores.values()) for p in out} == {(3, 3)}
+
+
+def test_an_any_over_a_filter_some_cards_pass_offers_them_or_else_the_other_action_alone() -> None:
+    """A player holding ONEs throws one away with the draw, else draws alone: as many options
+    as ONEs held, or one. The two ONEs thrown away leave the hands short by as many."""
+    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((any (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'C"
+                " (move 'C (top (game vloc DISCARD))))"
+                " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))", scoring=HAND)
+    out = playouts(text, games=12)
+    assert all(p.decisions == 4 and set(p.options) <= {1, 2} for p in out)
+    finals = {tuple(p.scores.values()) for p in out}
+    assert all(3 - a + 3 - b <= 2 for a, b in finals)
+    assert (3, 3) in finals and len(finals) > 1  # some games threw ONEs away, some did not
+
+
+def test_an_any_after_a_draw_forks_over_the_hand_with_the_card_drawn() -> None:
+    """Draw, then throw away a card of the hand, the card drawn among them: two options at
+    every decision (a hand of one, and the card drawn). The translation read the hand before
+    the draw: one option, and the card drawn could not be thrown away."""
+    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+                " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))))", scoring=HAND)
+    out = playouts(text, games=6)
+    assert all(p.options == [2] * 4 for p in out)
+    assert {tuple(p.scores.values()) for p in out} == {(1, 1)}
+
+
+def test_an_any_after_a_draw_over_an_empty_hand_keeps_the_draw() -> None:
+    """The hand is empty when the card is thrown onto the discard pile instead: the option is
+    offered with that move alone, and a card of the hand is then kept by the draw of the other
+    option (its figures against the engine's)."""
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+                " (any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc WON))))))"
+                " (do ((move (top (game iloc STOCK)) (top (game vloc DISCARD)))"
+                " (any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc WON)))))))))",
+                scoring="(scoring max (size ((current player) vloc WON)))")
+    out = playouts(text, games=12)
+    assert all(p.options[:2] == [2, 2] for p in out)  # an empty hand: each option once
+    assert all(p.decisions == 6 for p in out)
+
+
+def test_an_any_after_an_action_changing_what_it_reads_otherwise_is_a_located_error() -> None:
+    """A count raised before an ``any`` whose filter reads it: the engine forks over the cards
+    as the count then stands, which the decision's state does not show; refused where it is."""
+    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((inc (game sto LIMIT) 1)"
+                " (any (filter ((current player) iloc HAND) 'C (< (game sto LIMIT) 3)) 'C"
+                " (move 'C (top (game vloc DISCARD)))))))))", scoring=HAND)
+    message = translation_error(text, "limit.rcy")
+    line, column = (int(n) for n in message.split(":")[1:3])
+    assert text.splitlines()[line - 1][column - 1:].startswith("(any (filter")
+    assert "reads LIMIT, which actions of the option before it change" in message
+
+
+def test_a_choice_among_groups_after_another_action_of_the_option() -> None:
+    """A count raised, then a pair of the hand laid down: the groups are read after the count
+    changes, which they do not read, so the three pairs of a hand of three are offered (a
+    located refusal before: the engine builds the groups after the actions before them)."""
+    text = game("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+                " (stage player (end (all player 'P (< (size ('P iloc HAND)) 2)))"
+                " (choice ((do ((inc ((current player) sto SCORE) 1)"
+                " (any (filter (subsets ((current player) iloc HAND)) 'S (== (size 'S) 2)) 'S"
+                " (all 'S 'X (move 'X (top ((current player) vloc WON))))))))))")
+    out = playouts(text, games=4)
+    assert all(p.options == [3, 3] for p in out)
+    assert {tuple(p.scores.values()) for p in out} == {(1, 1)}
+
+
+def test_a_choice_among_groups_after_an_action_changing_them_is_a_located_error() -> None:
+    """A card drawn into the hand before its pairs are offered: refused where the ``any`` is."""
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))"
+                " (any (subsets ((current player) iloc HAND)) 'S (all 'S 'X (move 'X (top (game vloc WON))))))))))")
+    message = translation_error(text, "pairs.rcy")
+    line, column = (int(n) for n in message.split(":")[1:3])
+    assert text.splitlines()[line - 1][column - 1:].startswith("(any (subsets")
+    assert "reads HAND, which actions of the option before it change" in message
+
+
+def test_an_option_legal_by_the_top_card_of_a_shuffled_stock() -> None:
+    """Take the stock's top card when it is RED, or throw it away: a shuffled pile's top is a
+    card ``random`` draws in the step that reads it, which a legal move cannot wait for, and the
+    first option was never offered (one option at every decision, against the engine's 4/3).
+    Such a pile keeps its whole order (``analysis/order.py::read_without_chance``): the option
+    is offered exactly when the card on top is RED."""
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice (((== (cardatt SUIT (top (game iloc STOCK))) RED)"
+                " (move (top (game iloc STOCK)) (top ((current player) vloc WON))))"
+                " (move (top (game iloc STOCK)) (top (game vloc DISCARD))))))",
+                scoring="(scoring max (size ((current player) vloc WON)))")
+    out = playouts(text, games=8)
+    assert all(sorted(p.options) == [1, 1, 1, 2, 2, 2] for p in out)  # three RED cards of six

@@ -1,0 +1,86 @@
+"""What an option's actions change, what a fork reads, and a fork's collection as the moves
+before it leave it (``ir/footprints.py``, ``ir/previews.py``): one option of text in, one line
+of RECYCLE (or a set of names) out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.translate.language import game
+from translators.recycle import parse_recycle
+from translators.recycle.ir.footprints import reads, writes
+from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.previews import preview
+from translators.recycle.syntax.nodes import ActionAgg, Choice, Do
+from translators.recycle.syntax.printer import print_recycle
+
+DRAW = "(move (top (game iloc STOCK)) (top (game iloc HAND)))"
+THROW = "(move (top (game iloc HAND)) (top (game vloc DISCARD)))"
+FORK = "(move 'C (top (game vloc DISCARD)))"
+
+
+def _option(option: str) -> Do:
+    text = game(f"(stage player (end (== (size (game iloc STOCK)) 0)) (choice ({option})))")
+    choice = next(node for node in parse_recycle(text, "option.rcy").walk() if isinstance(node, Choice))
+    item = choice.items[0]
+    assert isinstance(item, Do)
+    return item
+
+
+def _previewed(option: str) -> str | None:
+    """The collection of the option's ``any`` as the actions before it leave it."""
+    item = _option(option)
+    index, fork = next((i, a) for i, a in enumerate(item.items) if isinstance(a, ActionAgg))
+    result = preview(fork.collection, Env(), tuple((action, Env()) for action in item.items[:index]))
+    return None if result is None else " ".join(print_recycle(result).split())
+
+
+def _var(option: str) -> str:
+    """The variable a preview names after the move it reads (its line and column)."""
+    move = _option(option).items[0]
+    return f"'PREVIEW_{move.line}_{move.column}"
+
+
+@pytest.mark.parametrize(("option", "expected"), [
+    (f"(do ({DRAW} (any (game iloc HAND) 'C {FORK})))",
+     "(union (game iloc HAND) (filter (game iloc STOCK) {v} (== {v} (top (game iloc STOCK)))))"),
+    (f"(do ({THROW} (any (game iloc HAND) 'C {FORK})))",
+     "(filter (game iloc HAND) {v} (!= {v} (top (game iloc HAND))))"),
+    (f"(do ({DRAW} (any (filter (game iloc HAND) 'X (== (cardatt RANK 'X) ONE)) 'C {FORK})))",
+     "(filter (union (game iloc HAND) (filter (game iloc STOCK) {v} (== {v} (top (game iloc STOCK))))) 'X "
+     "(== (cardatt RANK 'X) ONE))"),
+    (f"(do ((inc (game sto N) 1) (any (filter (game iloc HAND) 'X (< (game sto N) 3)) 'C {FORK})))", None),
+    (f"(do ((shuffle (game iloc HAND)) (any (game iloc HAND) 'C {FORK})))", None),
+    (f"(do ({DRAW} (any (game iloc DISCARD) 'C {FORK})))", "(game iloc DISCARD)"),
+], ids=["draw", "throw", "filter", "count", "shuffle", "elsewhere"])
+def test_preview(option: str, expected: str | None) -> None:
+    assert _previewed(option) == (None if expected is None else expected.format(v=_var(option)))
+
+
+def _keys(keys: set[tuple[str, ...]]) -> set[str]:
+    return {":".join(key) for key in keys}
+
+
+@pytest.mark.parametrize(("action", "expected"), [
+    (DRAW, {"loc:STOCK", "loc:HAND"}),
+    ("(inc ((current player) sto SCORE) (size (game iloc HAND)))", {"int:SCORE"}),
+    ("(set (game str LEAD) (cardatt SUIT (top (game vloc TRICK))))", {"str:LEAD"}),
+    ("(cycle next current)", {"turn"}),
+    ("(all player 'P (shuffle ('P iloc HAND)))", {"loc:HAND"}),
+])
+def test_writes(action: str, expected: set[str]) -> None:
+    node: Any = _option(f"(do ({action} {THROW}))").items[0]
+    assert _keys(writes(node, Env())) == expected
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("(filter ((current player) iloc HAND) 'X (< (game sto N) 3))", {"loc:HAND", "int:N", "turn"}),
+    ("(filter (game iloc HAND) 'X (== (cardatt SUIT 'X) (game str LEAD)))", {"loc:HAND", "str:LEAD"}),
+    ("(filter (game iloc HAND) 'X (> (score 'X using (game points VALUE)) 1))", {"loc:HAND", "points:VALUE"}),
+])
+def test_reads(expression: str, expected: set[str]) -> None:
+    fork = _option(f"(do ({DRAW} (any {expression} 'C {FORK})))").items[1]
+    assert isinstance(fork, ActionAgg)
+    assert _keys(reads(fork.collection, Env())) == expected

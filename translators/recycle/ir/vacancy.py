@@ -1,0 +1,78 @@
+"""Choice forks an option is offered without: an ``any`` over nothing beside other actions.
+
+The engine builds an option by walking its actions (``GameIterator.RecurseDo``): an ``any``
+over an empty collection adds no alternative and none of its body's actions, and the walk goes
+on with the actions beside it; the option is offered when it made any action at all. So in
+``(do ((any (filter HAND 'C ...) 'C (move 'C (top DISCARD))) (move (top STOCK) (top HAND))))``
+the option is offered, drawing a card, when no card passes the filter. A fork is *vacant*
+(:func:`vacant_forks`) when the option has an action outside its body that always runs: the
+option is then also offered with the fork ``nil`` when its collection is empty, its body's
+effects not run (``emit/choices.py``, ``emit/effects.py``).
+
+Not vacant: a fork whose body holds a condition of the option's legality (the engine offers the
+other actions once for each element failing it; the translation offers only the elements
+passing it), and forks among groups, a partition's parts or card sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.nodes import Env, Sym
+from translators.recycle.symbols.model import GameModel
+
+
+def ancestors(sym: Sym, forks: Sequence[Sym]) -> list[Sym]:
+    """The option's forks whose bodies hold ``sym``'s ``any``."""
+    around = sym.domain.env.syms() if sym.domain is not None else []
+    return [other for other in forks if other in around]
+
+
+def never_empty(model: GameModel, sym: Sym) -> bool:
+    """Whether a fork's collection is known before play to hold an element always (players,
+    teams, a list of names, a range)."""
+    if sym.domain is None:
+        return False
+    elements = static_elements(model, sym.domain.collection, sym.domain.env, sym.domain.collection)
+    return elements is not None and any(not conditions for _, conditions in elements)
+
+
+def vacant_forks(model: GameModel, forks: Sequence[Sym], plain: Iterable[Sym], legal: Sequence[tuple[object, Env]],
+                 effects: Sequence[ir.Effect], env: Env) -> tuple[Sym, ...]:
+    """The forks among ``plain`` (forks over elements of a collection) that the option may be
+    offered without (see the module doc): ``effects`` are the option's own, ``env`` its
+    environment."""
+    plain = list(plain)
+    outside = env.syms()
+    out = []
+    for sym in forks:
+        if sym not in plain or never_empty(model, sym) or any(sym in cond_env.syms() for _, cond_env in legal):
+            continue
+        mine = set(ancestors(sym, forks))
+        for effect in effects:
+            scope = effect.env.syms()
+            looped = any(s.domain is not None and s.domain.parallel and s not in outside for s in scope)
+            if not effect.guards and not looped and {s for s in scope if s in forks} <= mine:
+                out.append(sym)
+                break
+    return tuple(out)
+
+
+def nil_sets(option: ir.Option) -> list[tuple[frozenset[Sym], tuple[Sym, ...]]]:
+    """The ways the option is offered: each the forks that are ``nil`` and, among them, those
+    whose collections must be empty (the outermost; the forks inside a ``nil`` one are ``nil``
+    with it). The first is the option with every fork taken."""
+    out: list[tuple[frozenset[Sym], tuple[Sym, ...]]] = [(frozenset(), ())]
+    vacant = list(option.vacant)
+    for mask in range(1, 2 ** len(vacant)):
+        chosen = [sym for i, sym in enumerate(vacant) if mask >> i & 1]
+        if any(set(ancestors(sym, option.forks)) & set(chosen) for sym in chosen):
+            continue
+        nil = {sym for sym in option.forks if sym in chosen or set(ancestors(sym, option.forks)) & set(chosen)}
+        out.append((frozenset(nil), tuple(chosen)))
+    return out
+
+
+__all__ = ["ancestors", "never_empty", "nil_sets", "vacant_forks"]
