@@ -253,8 +253,3 @@ def memory_under_filters(node: Any, env: Env) -> FilteredMemory | None:
     if isinstance(real, CardLocation) and real.visibility == "mem":
         return real, real_env, filters
     return None
-    while isinstance(real, Filter):
-        real, real_env = deref(real.collection, real_env)
-    if isinstance(real, CardLocation) and real.visibility != "mem":
-        return real, real_env
-    return None
