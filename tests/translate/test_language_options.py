@@ -122,3 +122,17 @@ def test_an_option_legal_by_the_top_card_of_a_shuffled_stock() -> None:
                 scoring="(scoring max (size ((current player) vloc WON)))")
     out = playouts(text, games=8)
     assert all(sorted(p.options) == [1, 1, 1, 2, 2, 2] for p in out)  # three RED cards of six
+
+
+def test_the_card_a_choice_played_read_by_a_negated_condition_after_the_choice() -> None:
+    """A point for every card played that is not a ONE, the card read as the trick's top after
+    the choice: the condition's negation lost the card chosen and asked whether any card at all
+    was a ONE, so no one ever scored (found by the differential fuzz: a Stealing Bundles whose
+    `==` became `!=`). The six cards are all dealt, the two ONEs among them: four points in all."""
+    text = game("(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+                " (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))"
+                " (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc TRICK))))))"
+                " (do (((!= (cardatt RANK (top ((current player) vloc TRICK))) ONE)"
+                " (inc ((current player) sto SCORE) 1)))))")
+    finals = {tuple(p.scores.values()) for p in playouts(text, games=8)}
+    assert finals <= {(1, 3), (2, 2), (3, 1)} and len(finals) > 1
