@@ -5,11 +5,13 @@ a bulk move."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.nodes import Env, Fixed, Guard, Sym, deref
 from translators.recycle.ir.rewrite import map_children
+from translators.recycle.ir.walks import walk_with_env
 from translators.recycle.syntax.nodes import (
     CardAt,
     CardLocation,
@@ -96,8 +98,24 @@ def forward(node: Any, env: Env, fwd: Forwards, guards: tuple[Guard, ...]) -> An
     return map_children(node, lambda child: forward(child, env, fwd, guards))
 
 
+def carried(nodes: list[Any], env: Env, effects: Mapping[int, ir.Effect]) -> Env:
+    """``env`` with the choice forks that the cards forwarded into ``nodes`` name: a card an
+    option moved, read by an action after the choice, is that option's fork, which the action's
+    rules must bind (a negation of a condition on it lost it, and asked whether any card passed)."""
+    for node in nodes:
+        for sub, _ in walk_with_env(node, env):
+            if isinstance(sub, ir.MovedCard):
+                source = effects[sub.effect]
+                for var, var_env in walk_with_env(getattr(source, "card", None), source.env):
+                    bound = var_env.get(var.name) if isinstance(var, Var) else None
+                    if isinstance(bound, Sym) and bound.domain is not None and not bound.domain.parallel \
+                            and bound not in env.syms():
+                        env = env.bind(f"#{bound.var.name}", bound)
+    return env
+
+
 def _walk(node: Any) -> list[Node]:
     return list(node.walk()) if isinstance(node, Node) else []
 
 
-__all__ = ["Forwards", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key"]
+__all__ = ["Forwards", "carried", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key"]

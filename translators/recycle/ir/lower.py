@@ -32,6 +32,7 @@ from translators.recycle.ir.elements import (
 from translators.recycle.ir.forks import groups_any, groups_first, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
+    carried,
     forward,
     invalidate,
     invalidate_moved,
@@ -63,7 +64,6 @@ from translators.recycle.ir.previews import read_after
 from translators.recycle.ir.setchoice import Conditions, set_fork
 from translators.recycle.ir.sites import GroupSites
 from translators.recycle.ir.vacancy import vacant_forks
-from translators.recycle.ir.walks import walk_with_env
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import (
@@ -196,7 +196,7 @@ class Lowerer:
     def effect(self, cls: type[E], node: Node, env: Env, guards: tuple[Guard, ...], **kw: Any) -> E:
         """A new effect, with the guards whose anchor it becomes."""
         eid = len(self.effects) + 1
-        effect = cls(eid, node, self.carried(list(kw.values()) + [g.cond for g in guards], env), guards, **kw)
+        effect = cls(eid, node, carried(list(kw.values()) + [g.cond for g in guards], env, self.effects), guards, **kw)
         self.effects[eid] = effect
         for guard in guards:
             if guard.anchor < 0:
@@ -435,24 +435,10 @@ class Lowerer:
             env = env.bind(key, sym)
         return env.bind(node.var.name, self.fork_nodes[id(node)])
 
-    def carried(self, nodes: list[Any], env: Env) -> Env:
-        """``env`` with the choice forks that the cards forwarded into ``nodes`` name (a card an
-        option moved, read by an action after the choice: it is that option's fork)."""
-        for node in nodes:
-            for sub, _ in walk_with_env(node, env):
-                if isinstance(sub, ir.MovedCard):
-                    source = self.effects[sub.effect]
-                    for var, var_env in walk_with_env(getattr(source, "card", None), source.env):
-                        bound = var_env.get(var.name) if isinstance(var, Var) else None
-                        if isinstance(bound, Sym) and bound.domain is not None and not bound.domain.parallel \
-                                and bound not in env.syms():
-                            env = env.bind(f"#{bound.var.name}", bound)
-        return env
-
     def new_guard(self, cond: Node, env: Env) -> Guard:
         """A new guard (its anchor is set by the first effect it covers)."""
         self.guard_count += 1
-        guard = Guard(self.guard_count, cond, self.carried([cond], env))
+        guard = Guard(self.guard_count, cond, carried([cond], env, self.effects))
         self.guards[guard.id] = guard
         return guard
 
