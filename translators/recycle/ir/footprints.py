@@ -52,12 +52,14 @@ def _name(node: Any) -> str:
 
 def _locations(node: Any, env: Env) -> set[Key]:
     """The card locations an expression names (through aliases and the collections its card
-    variables range over)."""
-    return {key for key in reads(node, env) if key[0] == "loc"}
+    variables range over: where a card moved by its variable leaves from)."""
+    return {key for key in reads(node, env, picks=True) if key[0] == "loc"}
 
 
-def reads(node: Any, env: Env) -> set[Key]:
-    """What an expression reads: card locations, storage, point maps, the turn order."""
+def reads(node: Any, env: Env, picks: bool = False) -> set[Key]:
+    """What an expression reads: card locations, storage, point maps, the turn order (through the
+    collection of an ``all``'s card; of a choice's pick, fixed when it is made, only with
+    ``picks``)."""
     out: set[Key] = set()
     todo: list[tuple[Any, Env]] = [(node, env)]
     seen: set[int] = set()
@@ -76,7 +78,8 @@ def reads(node: Any, env: Env) -> set[Key]:
                 out.add(("turn",))
             elif isinstance(sub, Var):
                 bound = sub_env.get(sub.name)
-                if isinstance(bound, Sym) and bound.domain is not None and id(bound.domain) not in seen:
+                if isinstance(bound, Sym) and bound.domain is not None and (picks or bound.domain.parallel) \
+                        and id(bound.domain) not in seen:
                     seen.add(id(bound.domain))
                     todo.append((bound.domain.collection, bound.domain.env))
     return out
