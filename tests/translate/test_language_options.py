@@ -8,7 +8,7 @@ engine (:mod:`tests.translate.language`)."""
 
 from __future__ import annotations
 
-from tests.translate.language import HAND, game, playouts, translation_error
+from tests.translate.language import DEAL3, HAND, game, playouts, translation_error
 
 DEAL1 = "(do ((shuffle (game iloc STOCK)) (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))"
 
@@ -69,17 +69,31 @@ def test_an_any_after_a_draw_over_an_empty_hand_keeps_the_draw() -> None:
     assert all(p.decisions == 6 for p in out)
 
 
-def test_an_any_after_an_action_changing_what_it_reads_otherwise_is_a_located_error() -> None:
-    """A count raised before an ``any`` whose filter reads it: the engine forks over the cards
-    as the count then stands, which the decision's state does not show; refused where it is."""
-    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+def test_an_any_after_a_count_it_reads_is_raised_forks_over_the_cards_the_count_then_allows() -> None:
+    """Each turn raises a count, then throws away a card while the count is below 3: the
+    filter reads the count as raised (``(+ (game sto LIMIT) 1)`` in the decision's state), so
+    the third decision offers the raise alone, every later one too. It read the count before
+    the raise, offering the hand once more; refused with a located error in between."""
+    text = game(DEAL3 + " (stage player (end (>= (game sto LIMIT) 6))"
                 " (choice ((do ((inc (game sto LIMIT) 1)"
                 " (any (filter ((current player) iloc HAND) 'C (< (game sto LIMIT) 3)) 'C"
                 " (move 'C (top (game vloc DISCARD)))))))))", scoring=HAND)
-    message = translation_error(text, "limit.rcy")
+    out = playouts(text, games=4)
+    assert all(p.options == [3, 3, 1, 1, 1, 1] for p in out)
+    assert {tuple(p.scores.values()) for p in out} == {(2, 2)}
+
+
+def test_an_any_after_an_action_changing_what_it_reads_otherwise_is_a_located_error() -> None:
+    """The turn passed to the next player before an ``any`` over the current player's hand: the
+    engine forks over the next player's hand, which the translation does not write as read in
+    the decision's state; refused where the ``any`` is."""
+    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((cycle next next)"
+                " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))))", scoring=HAND)
+    message = translation_error(text, "turn.rcy")
     line, column = (int(n) for n in message.split(":")[1:3])
-    assert text.splitlines()[line - 1][column - 1:].startswith("(any (filter")
-    assert "reads LIMIT, which actions of the option before it change" in message
+    assert text.splitlines()[line - 1][column - 1:].startswith("(any ((current player)")
+    assert "reads the turn, which actions of the option before it change" in message
 
 
 def test_a_choice_among_groups_after_another_action_of_the_option() -> None:

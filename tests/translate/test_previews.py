@@ -51,10 +51,15 @@ def _var(option: str) -> str:
     (f"(do ({DRAW} (any (filter (game iloc HAND) 'X (== (cardatt RANK 'X) ONE)) 'C {FORK})))",
      "(filter (union (game iloc HAND) (filter (game iloc STOCK) {v} (== {v} (top (game iloc STOCK))))) 'X "
      "(== (cardatt RANK 'X) ONE))"),
-    (f"(do ((inc (game sto N) 1) (any (filter (game iloc HAND) 'X (< (game sto N) 3)) 'C {FORK})))", None),
+    (f"(do ((inc (game sto N) 1) (any (filter (game iloc HAND) 'X (< (game sto N) 3)) 'C {FORK})))",
+     "(filter (game iloc HAND) 'X (< (+ (game sto N) 1) 3))"),
+    (f"(do ((set (game str S) (cardatt SUIT (top (game vloc DISCARD)))) (inc (game sto N) 1)"
+     f" (any (filter (game iloc HAND) 'X (and (< (game sto N) 3) (== (cardatt SUIT 'X) (game str S)))) 'C {FORK})))",
+     "(filter (game iloc HAND) 'X (and (< (+ (game sto N) 1) 3) (== (cardatt SUIT 'X) (cardatt SUIT (top (game vloc DISCARD))))))"),
+    (f"(do ((inc (game sto N) 1) (any (filter (game iloc HAND) 'X (< ((0 player) sto N) 3)) 'C {FORK})))", None),
     (f"(do ((shuffle (game iloc HAND)) (any (game iloc HAND) 'C {FORK})))", None),
     (f"(do ({DRAW} (any (game iloc DISCARD) 'C {FORK})))", "(game iloc DISCARD)"),
-], ids=["draw", "throw", "filter", "count", "shuffle", "elsewhere"])
+], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere"])
 def test_preview(option: str, expected: str | None) -> None:
     assert _previewed(option) == (None if expected is None else expected.format(v=_var(option)))
 

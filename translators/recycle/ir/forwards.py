@@ -29,27 +29,27 @@ from translators.recycle.syntax.nodes import (
 Forwards = dict[Any, tuple[int, tuple[Guard, ...]]]
 
 
+def owner_key(owner: Any, env: Env) -> Any:
+    """A static key for the owner of a location or a cell, or None when it cannot be compared."""
+    if isinstance(owner, GameOwner):
+        return "game"
+    if isinstance(owner, RelativePlayer) and owner.which == "current":
+        return ("cur", env.player_stage().id)
+    if isinstance(owner, Var):
+        binding = env.get(owner.name)
+        return binding if isinstance(binding, (Fixed, Sym)) else None
+    if isinstance(owner, PlayerAt) and isinstance(owner.index, IntLit):
+        return ("seat", owner.index.value)
+    return None
+
+
 def location_key(loc: Any, env: Env) -> Any:
     """A static key for a location expression, or None when it cannot be compared."""
     real, real_env = deref(loc, env)
     if not isinstance(real, CardLocation) or not isinstance(real.name, Name):
         return None
-    owner: Any
-    if isinstance(real.owner, GameOwner):
-        owner = "game"
-    elif isinstance(real.owner, RelativePlayer) and real.owner.which == "current":
-        owner = ("cur", real_env.player_stage().id)
-    elif isinstance(real.owner, Var):
-        binding = real_env.get(real.owner.name)
-        if isinstance(binding, (Fixed, Sym)):
-            owner = binding
-        else:
-            return None
-    elif isinstance(real.owner, PlayerAt) and isinstance(real.owner.index, IntLit):
-        owner = ("seat", real.owner.index.value)
-    else:
-        return None
-    return (real.visibility, real.name.text, owner)
+    owner = owner_key(real.owner, real_env)
+    return None if owner is None else (real.visibility, real.name.text, owner)
 
 
 def invalidate(fwd: Forwards, loc: Any, env: Env) -> None:
@@ -118,4 +118,5 @@ def _walk(node: Any) -> list[Node]:
     return list(node.walk()) if isinstance(node, Node) else []
 
 
-__all__ = ["Forwards", "carried", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key"]
+__all__ = ["Forwards", "carried", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key",
+           "owner_key"]

@@ -1,16 +1,21 @@
-"""A choice's ``any`` over a pile that earlier actions of its option draw to or take from,
-read as those actions leave it.
+"""A choice's ``any`` after other actions of its option, read as those actions leave it.
 
 The engine builds an option's actions one by one, running each before building the next
 (``GameIterator.RecurseDo``), so in ``(do ((move (top STOCK) (top HAND)) (any HAND 'C ...)))``
 the ``any`` forks over the hand with the card just drawn. The translation reads a fork's
-collection in the decision's state; :func:`preview` writes the collection as the earlier moves
-leave it, in that state: a card moved onto the pile joins it (``(union COLL (filter SOURCE 'X
-(== 'X CARD)))``), a card taken from it leaves it (``(filter COLL 'X (!= 'X CARD))``). That
-holds for moves of one card, from the top or bottom of a pile or a card the choice picked from
-a pile, to the top or bottom of another, each card read as the moves before it leave its pile; anything else (a count changed, a pile
-shuffled, a card moved by a variable) gives None, and :func:`read_after` refuses the ``any``
-with a located error.
+collection in the decision's state; :func:`preview` writes the collection (a pile under
+filters) as the earlier actions leave it, in that state, undoing them from the last:
+
+- a card moved onto the pile joins it (``(union COLL (filter SOURCE 'X (== 'X CARD)))``), a card
+  taken from it leaves it (``(filter COLL 'X (!= 'X CARD))``), for moves of one card, from the
+  top or bottom of a pile or a card the choice picked from a pile, to the top or bottom of
+  another, each card read as the moves before it leave its pile;
+- a cell set, raised or lowered is read as what it is given (``(game sto N)`` after ``(inc
+  (game sto N) 1)`` is ``(+ (game sto N) 1)``), where every cell of that name read is known to
+  be that one or not.
+
+Anything else (a pile shuffled, a turn cycled, a cell read through a ``let``) gives None, and
+:func:`read_after` refuses the ``any`` with a located error.
 """
 
 from __future__ import annotations
@@ -18,17 +23,23 @@ from __future__ import annotations
 from typing import Any
 
 from translators.recycle.ir.footprints import clash, describe
-from translators.recycle.ir.forwards import location_key
+from translators.recycle.ir.forwards import location_key, owner_key
 from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.rewrite import map_children
 from translators.recycle.syntax.nodes import (
     ActionAgg,
+    Arith,
     CardAt,
     CardLocation,
     Compare,
     Filter,
+    IntLit,
+    IntUpdate,
     Move,
+    Name,
     Node,
     SetOp,
+    SetStr,
     Var,
 )
 from translators.recycle.translation_error import TranslationError
@@ -61,9 +72,45 @@ def _target(node: Any, env: Env) -> Any:
     return None
 
 
+def _assigned(action: IntUpdate | SetStr, env: Env, nodes: list[Any], value: Any = None) -> list[Any] | None:
+    """``nodes`` with each read of the cell ``action`` writes replaced by what it writes (or by
+    ``value``; None where a cell of that name is read whose owner may or may not be the one
+    written)."""
+    cell = action.storage
+    key = owner_key(cell.owner, env)
+    name = cell.name.text if isinstance(cell.name, Name) else None
+    if key is None or name is None:
+        return None
+    at = {"line": action.line, "column": action.column}
+    if value is None:
+        value = action.value
+        if isinstance(action, IntUpdate) and action.op != "set":
+            value = Arith("+" if action.op == "inc" else "-", action.storage, action.value, **at)
+    failed = False
+
+    def swap(node: Any) -> Any:
+        nonlocal failed
+        if type(node) is type(cell) and isinstance(node.name, Name) and node.name.text == name:
+            if owner_key(node.owner, env) != key:
+                failed = True
+            return value
+        return map_children(node, swap) if isinstance(node, Node) else node
+
+    out = [swap(node) for node in nodes]
+    return None if failed else out
+
+
+def _wrap(base: Any, filters: list[Filter], conditions: list[Any], at: dict[str, Any]) -> Any:
+    """``base`` under the filters (outermost first), with these conditions."""
+    for outer, condition in zip(reversed(filters), reversed(conditions)):
+        base = Filter(base, outer.var, condition, **at)
+    return base
+
+
 def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> CardLocation | Filter | SetOp | None:
     """``collection`` (a pile under filters) as the actions ``before`` leave it, read in the
-    state before them; None when that cannot be written so (see the module doc)."""
+    state before them; None when that cannot be written so (see the module doc). The actions
+    are undone from the last: each rewrites what the ones after it left to be read."""
     real, real_env = deref(collection, env)
     filters: list[Filter] = []
     while isinstance(real, Filter):
@@ -72,29 +119,40 @@ def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> 
     if not isinstance(real, CardLocation) or real_env != env:
         return None
     pile = location_key(real, env)
-    if pile is None or any(clash(before, f.condition, env) for f in filters):
+    if pile is None:
         return None
     at = {"line": real.line, "column": real.column}
-    current: CardLocation | Filter | SetOp = real
-    for index, (action, action_env) in enumerate(before):
-        if not clash([(action, action_env)], current, env):
+    base: Any = real
+    conditions: list[Any] = [f.condition for f in filters]
+    for index in reversed(range(len(before))):
+        action, action_env = before[index]
+        if not clash([(action, action_env)], _wrap(base, filters, conditions, at), env):
             continue
-        source = _moved_card(action.source, action_env) if isinstance(action, Move) else None
-        target = _target(action.target, action_env) if isinstance(action, Move) else None
-        if source is None or target is None or action_env != env or clash(before[:index], source[0], env):
+        if action_env != env:
+            return None
+        if isinstance(action, (IntUpdate, SetStr)):
+            # the cell read through a `let`, which the rewrite does not see into: still read
+            blank = _assigned(action, env, [base, *conditions], IntLit(0, **at))
+            if blank is None or clash([(action, env)], _wrap(blank[0], filters, blank[1:], at), env):
+                return None
+            base, *conditions = _assigned(action, env, [base, *conditions]) or blank
+            continue
+        source = _moved_card(action.source, env) if isinstance(action, Move) else None
+        target = _target(action.target, env) if isinstance(action, Move) else None
+        if source is None or target is None or clash(before[:index], source[0], env) \
+                or any(clash([(action, env)], condition, env) for condition in conditions):
             return None
         card, source_key, source_pile = source
         if pile not in (source_key, target):
             return None
         var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
         if source_key == pile:
-            current = Filter(current, var, Compare("!=", var, card, kind="card", **at), **at)
+            base = Filter(base, var, Compare("!=", var, card, kind="card", **at), **at)
         if target == pile:
             drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
-            current = SetOp("union", (current, drawn), **at)
-    for outer in reversed(filters):
-        current = Filter(current, outer.var, outer.condition, **at)
-    return current
+            base = SetOp("union", (base, drawn), **at)
+    result: CardLocation | Filter | SetOp = _wrap(base, filters, conditions, at)
+    return result
 
 
 def read_after(node: ActionAgg, env: Env, before: tuple[tuple[Node, Env], ...]) -> Any:
@@ -108,7 +166,7 @@ def read_after(node: ActionAgg, env: Env, before: tuple[tuple[Node, Env], ...]) 
     if collection is None:
         raise TranslationError(node, f"this `any` reads {describe(changed)}, which actions of the option before it "
                                      "change (the engine offers its options as those actions leave the game), other "
-                                     "than by moving one card from the top or bottom of a pile: make the choice "
+                                     "than by moving one card onto or off it or by setting a cell: make the choice "
                                      "before those actions")
     return collection
 
