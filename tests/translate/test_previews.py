@@ -11,9 +11,9 @@ import pytest
 from tests.translate.language import game
 from translators.recycle import parse_recycle
 from translators.recycle.ir.footprints import reads, writes
-from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.nodes import Alias, Env
 from translators.recycle.ir.previews import preview
-from translators.recycle.syntax.nodes import ActionAgg, Choice, Do
+from translators.recycle.syntax.nodes import ActionAgg, Choice, Do, Let
 from translators.recycle.syntax.printer import print_recycle
 
 DRAW = "(move (top (game iloc STOCK)) (top (game iloc HAND)))"
@@ -32,8 +32,12 @@ def _option(option: str) -> Do:
 def _previewed(option: str) -> str | None:
     """The collection of the option's ``any`` as the actions before it leave it."""
     item = _option(option)
-    index, fork = next((i, a) for i, a in enumerate(item.items) if isinstance(a, ActionAgg))
-    result = preview(fork.collection, Env(), tuple((action, Env()) for action in item.items[:index]))
+    index, fork = next((i, a) for i, a in enumerate(item.items) if isinstance(a, (ActionAgg, Let)))
+    env = Env()
+    while isinstance(fork, Let):
+        env, fork = env.bind(fork.var.name, Alias(fork.value, env)), fork.body
+    assert isinstance(fork, ActionAgg)
+    result = preview(fork.collection, env, tuple((action, Env()) for action in item.items[:index]))
     return None if result is None else " ".join(print_recycle(result).split())
 
 
@@ -59,7 +63,13 @@ def _var(option: str) -> str:
     (f"(do ((inc (game sto N) 1) (any (filter (game iloc HAND) 'X (< ((0 player) sto N) 3)) 'C {FORK})))", None),
     (f"(do ((shuffle (game iloc HAND)) (any (game iloc HAND) 'C {FORK})))", None),
     (f"(do ({DRAW} (any (game iloc DISCARD) 'C {FORK})))", "(game iloc DISCARD)"),
-], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere"])
+    (f"(do ({DRAW} (let (cardatt RANK (top (game vloc DISCARD))) 'R"
+     f" (any (filter (game iloc HAND) 'X (== (cardatt RANK 'X) 'R)) 'C {FORK}))))",
+     "(filter (union (game iloc HAND) (filter (game iloc STOCK) {v} (== {v} (top (game iloc STOCK))))) 'X "
+     "(== (cardatt RANK 'X) 'R))"),
+    (f"(do ({DRAW} (let (size (game iloc HAND)) 'N (any (filter (game iloc HAND) 'X (< 'N 3)) 'C {FORK}))))",
+     None),
+], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere", "let", "let-reads"])
 def test_preview(option: str, expected: str | None) -> None:
     assert _previewed(option) == (None if expected is None else expected.format(v=_var(option)))
 

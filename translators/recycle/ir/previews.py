@@ -24,7 +24,7 @@ from typing import Any
 
 from translators.recycle.ir.footprints import clash, describe
 from translators.recycle.ir.forwards import location_key, owner_key
-from translators.recycle.ir.nodes import Env, Sym, deref
+from translators.recycle.ir.nodes import Alias, Env, Sym, deref
 from translators.recycle.ir.rewrite import map_children
 from translators.recycle.syntax.nodes import (
     ActionAgg,
@@ -107,6 +107,15 @@ def _wrap(base: Any, filters: list[Filter], conditions: list[Any], at: dict[str,
     return base
 
 
+def _within(outer: Env, env: Env) -> bool:
+    """Whether ``env`` is ``outer`` with ``let`` aliases of new names added: an action of
+    ``outer`` reads the same there (``(do (ACTION (let ... (any ...))))``)."""
+    size = len(outer.items)
+    known = {name for name, _ in outer.items}
+    return env.stages == outer.stages and env.items[:size] == outer.items and all(
+        isinstance(binding, Alias) and name not in known for name, binding in env.items[size:])
+
+
 def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> CardLocation | Filter | SetOp | None:
     """``collection`` (a pile under filters) as the actions ``before`` leave it, read in the
     state before them; None when that cannot be written so (see the module doc). The actions
@@ -128,7 +137,7 @@ def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> 
         action, action_env = before[index]
         if not clash([(action, action_env)], _wrap(base, filters, conditions, at), env):
             continue
-        if action_env != env:
+        if not _within(action_env, env):
             return None
         if isinstance(action, (IntUpdate, SetStr)):
             # the cell read through a `let`, which the rewrite does not see into: still read
