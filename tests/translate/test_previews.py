@@ -32,7 +32,8 @@ def _option(option: str) -> Do:
 def _previewed(option: str) -> str | None:
     """The collection of the option's ``any`` as the actions before it leave it."""
     item = _option(option)
-    index, fork = next((i, a) for i, a in enumerate(item.items) if isinstance(a, (ActionAgg, Let)))
+    index = next(i for i, a in enumerate(item.items) if isinstance(a, (ActionAgg, Let)))
+    fork: Any = item.items[index]
     env = Env()
     while isinstance(fork, Let):
         env, fork = env.bind(fork.var.name, Alias(fork.value, env)), fork.body
