@@ -39,12 +39,31 @@ def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_
     assert error.startswith("forget.rcy:3:") and "(forget (top LOC))" in error
 
 
-def test_a_copy_remembered_under_the_bottom_of_a_memory_is_a_located_error() -> None:
-    """``remember`` onto ``(bottom MEM)``: refused where it is written, naming the form that is
-    translated (the message spoke of moving cards before)."""
-    body = "(do ((all player 'P (remember (top ('P iloc HAND)) (bottom ('P mem SEEN))))))"
+def test_a_copy_remembered_under_the_bottom_of_a_memory_comes_first() -> None:
+    """``remember`` onto ``(bottom MEM)``: the copy is the first, every other one a place up
+    (the engine's ``cardList.Insert(0, ...)``; a located refusal before). The unshuffled stock
+    deals each player a THREE, a TWO and a ONE, each remembered under the bottom: the top
+    copy is the THREE, the bottom the ONE; the bottom forgotten, the TWO is: 2 copies, 3 on
+    top, 2 at the bottom. Remembered on top, the order is the other way round."""
+    def played(end: str) -> set[tuple[int, ...]]:
+        one = ("(all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))"
+               f" (all player 'P (remember (top ('P iloc HAND)) ({end} ('P mem SEEN))))")
+        body = ("(do ((set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3)))"
+                " (all player 'P (forget (bottom ('P mem SEEN))))"
+                " (all player 'P (set ('P sto SCORE) (+ (* 100 (size ('P mem SEEN)))"
+                " (+ (* 10 (score (top ('P mem SEEN)) using (game points VALUE)))"
+                " (score (bottom ('P mem SEEN)) using (game points VALUE))))))))")
+        return scores(game(f"(do ({one} {one} {one})) {body}"), 4)
+    assert played("bottom") == {(232, 232)}
+    assert played("top") == {(212, 212)}
+
+
+def test_cards_remembered_under_the_bottom_by_an_all_are_a_located_error() -> None:
+    """Several copies under the bottom in one step would need their order among themselves,
+    which the rules do not keep: refused where the ``remember`` is."""
+    body = "(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (bottom ('P mem SEEN)))))))"
     error = translation_error(game(f"{DEAL3} {body}"), "remember.rcy")
-    assert error.startswith("remember.rcy:2:") and "remembered on top of a memory location" in error
+    assert error.startswith("remember.rcy:2:") and "remembered under a memory location's bottom by an `all`" in error
 
 
 def test_cards_remembered_together_take_consecutive_places() -> None:

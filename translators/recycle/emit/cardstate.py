@@ -87,7 +87,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
     bulks = [r for r in used if r in ("move_all", "move_all_keep")]
     underbulks = [r for r in used if r.startswith("move_all_under")]
     ats = [r for r in used if r == "move_at"]
-    copies = [r for r in used if r == "remember"]
+    copies = [r for r in used if r.startswith("remember")]
     with book.group("cards move: a moved card is where it goes, the others stay"):
         for rel in singles + unders + bulks + underbulks + ats:
             book.add(rule(f("moving", C), f(rel, I, C, F, T)))
@@ -218,10 +218,16 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
         for rel in copies:
             book.add(rule(nxt(f("copy", C, T)), f(rel, I, C, F, T)))
             book.add(rule(f("copied", T), f(rel, I, C, F, T)))
-            if together:
+            if rel == "remember_under":  # the first copy now: every other one a place up
+                book.add(rule(f("shifting", T), f(rel, I, C, F, T)))
+                book.add(rule(nxt(f("cpos", T, C, num(0))), f(rel, I, C, F, T)))
+                book.add(rule(nxt(f("cpos", T, Variable("x"), M)), f(rel, I, C, F, T),
+                              true(f("cpos", T, Variable("x"), Q)), f("nextcopy", Q, M)))
+            elif together:
                 book.add(rule(f("copying", T, C), f(rel, I, C, F, T)))
                 continue
-            book.add(rule(nxt(f("cpos", T, C, N)), f(rel, I, C, F, T), true(f("ccount", T, N))))
+            else:
+                book.add(rule(nxt(f("cpos", T, C, N)), f(rel, I, C, F, T), true(f("ccount", T, N))))
             book.add(rule(nxt(f("ccount", T, M)), f(rel, I, C, F, T), true(f("ccount", T, N)),
                           f("nextcopy", N, M)))
         if together:
@@ -245,8 +251,9 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                           f("nextcopy", M, Q)))
             book.add(rule(nxt(f("ccount", L, M)), f("forgetting", L), true(f("ccount", L, N)), f("nextcopy", M, N)))
         kept: list[Literal] = [Not(f("forgetting", L))] if emitter.forget_cards else []
+        shifted: list[Literal] = [Not(f("shifting", L))] if "remember_under" in copies else []
         book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L)), kept))
-        book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L)), kept))
+        book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L)), kept, shifted))
         book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)), Not(f("copied", L)),
                       kept))
         book.add(rule(f("ctop", L, C), f("cdepth", L, C, num(0))))

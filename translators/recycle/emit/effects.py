@@ -27,6 +27,7 @@ from translators.recycle.emit.literals import positive_vars
 from translators.recycle.emit.protocol import Compiler
 from translators.recycle.emit.wide import WideRead
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.elements import parallel_card
 from translators.recycle.ir.nodes import Env, Sym, deref
 from translators.recycle.ir.vacancy import nil_sets
 from translators.recycle.ir.walks import reads_random
@@ -56,9 +57,11 @@ from translators.recycle.translation_error import TranslationError
 #: The relation of each kind of card move (and bulk moves that keep their order), all
 #: ``(REL I CARD FROM TO)``: a card moves onto the top of a location (under its bottom, to a
 #: numbered place), every card of a location moves onto its top (under its bottom: in the order
-#: they had, or reversed when taken from the bottom), a copy of a card is remembered.
+#: they had, or reversed when taken from the bottom), a copy of a card is remembered (before
+#: the first copy).
 MOVE_RELATIONS = {("single", False): "move", ("bulk", False): "move_all", ("bulk", True): "move_all_keep",
-                  ("copy", False): "remember", ("under", False): "move_under", ("at", False): "move_at",
+                  ("copy", False): "remember", ("copyunder", False): "remember_under",
+                  ("under", False): "move_under", ("at", False): "move_at",
                   ("bulkunder", False): "move_all_under", ("bulkunder", True): "move_all_under_rev"}
 
 
@@ -67,7 +70,7 @@ class Moves:
     """A card-moving effect's relation and what it is."""
 
     relation: str
-    kind: str  # "single", "under", "at", "bulk", "bulkunder" or "copy"
+    kind: str  # "single", "under", "at", "bulk", "bulkunder", "copy" or "copyunder"
     effect: ir.Effect
     batch: Batch
     index: int
@@ -287,7 +290,12 @@ class EffectEmitter:
         elif isinstance(effect, ir.Remember):
             card_lits, card = comp.card(effect.card, env, ctl)
             to_lits, to = comp.loc_term(effect.target, env, ctl)
-            self.move_relation("copy", effect, batch, index, [card, c("nowhere"), to], base + card_lits + to_lits)
+            if effect.end == "bottom" and parallel_card(effect.card, env):
+                raise TranslationError(effect.node, "cards remembered under a memory location's bottom by an `all` "
+                                                    "(their places, one under another, are not kept): remember them "
+                                                    "one at a time, or on top")
+            self.move_relation("copy" if effect.end == "top" else "copyunder", effect, batch, index,
+                               [card, c("nowhere"), to], base + card_lits + to_lits)
         elif isinstance(effect, ir.ForgetCopies):
             lits, loc = comp.loc_term(effect.target, env, ctl)
             rel = self.book.name("forget", effect.node)

@@ -301,10 +301,10 @@ class Lowerer:
                     del fwd[key]
             return [self.effect(ir.CycleSet, node, env, guards, which=node.which, stage=stage, target=cycled)]
         if isinstance(node, Remember):
-            target = self.top_of(node.target, env)
+            target, end = self.end_of(node.target, env)
             card = forward(node.source, env, fwd, guards)
             invalidate(fwd, target, env)
-            return [self.effect(ir.Remember, node, env, guards, card=card, target=target)]
+            return [self.effect(ir.Remember, node, env, guards, card=card, target=target, end=end)]
         if isinstance(node, FaroShuffle):
             raise TranslationError(node, "`shuffle faro` is not supported")
         if isinstance(node, Forget):
@@ -329,11 +329,11 @@ class Lowerer:
             return self.location(real.cards, env), "index"
         raise TranslationError(target, "a card is moved to `(top LOCATION)`, `(bottom LOCATION)` or `(N LOCATION)`")
 
-    def top_of(self, target: Any, env: Env) -> Node:
-        """The location of a ``(top LOC)`` target of ``remember`` (its only one here)."""
-        if not isinstance(target, CardAt) or target.position != "top":
-            raise TranslationError(target, "a card is remembered on top of a memory location: `(top LOCATION)`")
-        return self.location(target.cards, env)
+    def end_of(self, target: Any, env: Env) -> tuple[Node, str]:
+        """The location of a ``(top LOC)`` or ``(bottom LOC)`` target of ``remember``, and which."""
+        if not isinstance(target, CardAt) or target.position not in ("top", "bottom"):
+            raise TranslationError(target, "a card is remembered at `(top LOCATION)` or `(bottom LOCATION)`")
+        return self.location(target.cards, env), str(target.position)
 
     def location(self, node: Node, env: Env) -> Node:
         """A card location expression (through aliases)."""

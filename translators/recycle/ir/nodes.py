@@ -354,10 +354,12 @@ class CycleSet(Effect):
 
 @dataclass(eq=False)
 class Remember(Effect):
-    """Copy a card into a memory location."""
+    """Copy a card into a memory location, after its last copy (``top``) or before its first
+    (``bottom``)."""
 
     card: Node = field(default=None)  # type: ignore[assignment]
     target: Node = field(default=None)  # type: ignore[assignment]
+    end: str = "top"
 
 
 @dataclass(eq=False)
