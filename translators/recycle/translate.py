@@ -30,6 +30,7 @@ from translators.recycle.analysis.moves import move_names, option_places
 from translators.recycle.analysis.order import (
     bulk_linked,
     bulk_targets,
+    choice_tops,
     dealt_before_shuffle,
     heap_origins,
     loose_piles,
@@ -69,6 +70,7 @@ from translators.recycle.ir.lower import lower
 from translators.recycle.ir.made import made_sites, make_in_play
 from translators.recycle.ir.names import expand_names
 from translators.recycle.ir.nodes import Env
+from translators.recycle.ir.peeks import peek_before
 from translators.recycle.ir.rebuilt import moves_built_once
 from translators.recycle.ir.repeats import (
     Site,
@@ -125,7 +127,15 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     model, program, domains, pointmaps, ranges = _lowered(game)
     blind = blind_places(program, model, domains)
     ordered, heapy, linked = order_facts(program, model, domains, blind)
-    whole = (linked | dealt_before_shuffle(program, model) | read_without_chance(program, model)) & heapy
+    tops, peeks = choice_tops(program, model, heapy)
+    if tops:
+        # the shuffled piles' tops a choice's legal moves read: drawn in a step before it
+        game = peek_before(game, tops, model.cards[0].attrs[0][0])
+        model, program, domains, pointmaps, ranges = _lowered(game)
+        blind = blind_places(program, model, domains)
+        ordered, heapy, linked = order_facts(program, model, domains, blind)
+    unpeeked = read_without_chance(program, model) - (peeks - read_without_chance(program, model, choices=False))
+    whole = (linked | dealt_before_shuffle(program, model) | unpeeked) & heapy
     if whole:
         # shuffled piles whose whole order is read, or dealt from before they are shuffled, and
         # the shuffled piles their heaps are moved from in bulk: their shuffles laid out card by card

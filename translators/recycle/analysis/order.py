@@ -25,7 +25,11 @@ from translators.recycle.syntax.nodes import (
     CardLocation,
     Compare,
     Filter,
+    GameOwner,
+    IntLit,
     Node,
+    PlayerAt,
+    RelativePlayer,
     Run,
     Slice,
     Var,
@@ -257,25 +261,61 @@ def peeked(program: ir.Program, model: GameModel) -> set[Location]:
     return out
 
 
-def read_without_chance(program: ir.Program, model: GameModel) -> set[Location]:
+def read_without_chance(program: ir.Program, model: GameModel, choices: bool = True) -> set[Location]:
     """The piles whose top card is read where ``random`` cannot draw it: in a choice's legality
-    (its conditions and the collections its forks range over), a stage's end condition, the
-    scoring. A shuffled heap's top is a card ``random`` draws in the step that reads it, so
-    these piles keep their whole order, their shuffles laid out card by card."""
+    (its conditions and the collections its forks range over; not with ``choices`` false), a
+    stage's end condition, the scoring. A shuffled heap's top is a card ``random`` draws in the
+    step that reads it, so these piles keep their whole order, their shuffles laid out card by
+    card, but where a choice's are drawn in a step of their own before it (:func:`choice_tops`)."""
     expressions: list[tuple[Any, Env]] = [(stage.end, stage.env) for stage in program.stages.values()]
-    for choice in program.choices.values():
-        for option in choice.options:
-            expressions += option.legal
-            expressions += [(sym.domain.collection, sym.domain.env) for sym in option.forks if sym.domain is not None]
+    if choices:
+        expressions += [item for choice in program.choices.values() for item in _legal_reads(choice)]
     expressions.append((model.game.scoring.value, Env()))
-    out: set[Location] = set()
-    for expr, env in expressions:
-        for node, node_env in walk_with_env(expr, env, model):
-            if isinstance(node, CardAt) and node.position == "top":
-                real, real_env = deref(node.cards, node_env)
-                if isinstance(real, CardLocation) and real.visibility != "mem":
-                    out.update(concrete(real, real_env, model))
+    return {place for expr, env in expressions for _, places in _tops_read(expr, env, model) for place in places}
+
+
+def choice_tops(program: ir.Program, model: GameModel,
+                heapy: AbstractSet[Location]) -> tuple[dict[tuple[int, int], list[CardAt]], set[Location]]:
+    """The top cards of shuffled piles each choice's legality reads, by the choice's site, where
+    the pile is named without a variable of the choice (``ir/peeks.py`` reads them in a step
+    before it, where ``random`` can draw them), and the piles they can be."""
+    out: dict[tuple[int, int], list[CardAt]] = {}
+    piles: set[Location] = set()
+    for choice in program.choices.values():
+        seen: set[tuple[Location, ...]] = set()
+        for item in _legal_reads(choice):
+            for node, places in _tops_read(*item, model):
+                if set(places) & heapy and _fixed_owner(getattr(node.cards, "owner", None)) and tuple(places) not in seen:
+                    seen.add(tuple(places))
+                    piles.update(places)
+                    out.setdefault((choice.node.line, choice.node.column), []).append(node)
+    return out, piles
+
+
+def _legal_reads(choice: ir.ChoiceNode) -> list[tuple[Any, Env]]:
+    """What a choice's legality reads: its options' conditions and their forks' collections."""
+    return [item for option in choice.options for item in option.legal] + [
+        (sym.domain.collection, sym.domain.env) for option in choice.options for sym in option.forks
+        if sym.domain is not None]
+
+
+def _tops_read(expr: Any, env: Env, model: GameModel) -> list[tuple[CardAt, list[Location]]]:
+    """The ``(top PILE)`` cards an expression reads (as ``(top PILE)`` of the pile itself), with
+    the piles each can be."""
+    out = []
+    for node, node_env in walk_with_env(expr, env, model):
+        if isinstance(node, CardAt) and node.position == "top":
+            real, real_env = deref(node.cards, node_env)
+            if isinstance(real, CardLocation) and real.visibility != "mem":
+                out.append((CardAt("top", real, line=node.line, column=node.column), concrete(real, real_env, model)))
     return out
+
+
+def _fixed_owner(owner: Any) -> bool:
+    """Whether a pile's owner is named without a variable: the game, the current player, a seat."""
+    if isinstance(owner, RelativePlayer):
+        return owner.which == "current"
+    return isinstance(owner, GameOwner) or isinstance(owner, PlayerAt) and isinstance(owner.index, IntLit)
 
 
 def dealt_before_shuffle(program: ir.Program, model: GameModel) -> set[Location]:
@@ -360,6 +400,7 @@ __all__ = [
     "loose_piles",
     "order_classes",
     "order_facts",
+    "choice_tops",
     "peeked",
     "read_without_chance",
     "pile_capacity",
