@@ -28,6 +28,7 @@ from itertools import pairwise
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Variable
+from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.capacity import MEMORY_CAP
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.effects import EffectEmitter
@@ -45,6 +46,7 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
+from translators.recycle.translation_error import TranslationError
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
@@ -101,8 +103,15 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                           Not(true(f("lost", L)))))
             book.add(rule(f("lostread", L), f("nonempty", L), Not(f("hasontop", L)), true(f("lost", L))))
             for rel in singles:
-                book.add(rule(f("push", T, C), f(rel, I, C, F, T), f("ordered", T)))
-                book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+                if not in_place(model, emitter):
+                    book.add(rule(f("push", T, C), f(rel, I, C, F, T), f("ordered", T)))
+                    book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
+                    continue
+                # a card put back on top of the pile it is the top card of stays there: nothing moves
+                for kind, where in (("push", T), ("leave", F)):
+                    book.add(rule(f(kind, where, C), f(rel, I, C, F, T), f("ordered", where), Distinct(F, T)))
+                    book.add(rule(f(kind, where, C), f(rel, I, C, where, where), f("ordered", where),
+                                  Not(true(f("ontop", where, C)))))
             for rel in ats:
                 # put at a numbered place: between two cards of a pile whose order is kept (below);
                 # past its top card, a push
@@ -202,6 +211,23 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 carry_links(book)
     if copies or emitter.forgets or emitter.forget_cards:
         emit_memory(book, model, emitter, copies)
+
+def in_place(model: GameModel, emitter: EffectEmitter) -> bool:
+    """Whether a card move may put a card back on the pile it comes from (``(move (top S) (top
+    S))``, a chosen card of a hand moved to the hand's top): where it is already that pile's top
+    card, nothing moves, and its order must not link the card under itself."""
+    access = AccessAnalysis(model, emitter.comp.domains, set(), set())
+    for move in emitter.moves:
+        if move.kind != "single":
+            continue
+        try:
+            sources = access.card_source(move.effect.card, move.effect.env)  # type: ignore[attr-defined]
+        except TranslationError:
+            return True
+        if set(sources) & set(move.targets):
+            return True
+    return False
+
 
 def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies: list[str]) -> None:
     """The copies in memory locations: each with its place in the order remembered."""
