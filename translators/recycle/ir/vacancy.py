@@ -9,9 +9,10 @@ the option is offered, drawing a card, when no card passes the filter. A fork is
 option is then also offered with the fork ``nil`` when its collection is empty, its body's
 effects not run (``emit/choices.py``, ``emit/effects.py``).
 
-Not vacant: a fork whose body holds a condition of the option's legality (the engine offers the
-other actions once for each element failing it; the translation offers only the elements
-passing it), and forks among groups, a partition's parts or card sets.
+Not vacant: a fork whose body holds a condition of the option's legality (only where the fork
+is the option's one item, so with no other action), and forks among groups, a partition's parts
+or card sets. A condition in a vacant fork's body stays a guard: the option is offered for every
+element, those failing it running the other actions alone, as the engine offers them.
 """
 
 from __future__ import annotations
