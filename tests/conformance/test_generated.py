@@ -1,7 +1,7 @@
 """Games nobody wrote: small random games whose options run actions before a choice's ``any``
 (:func:`tests.translate.generated.option_game`), replayed decision by decision against the real
 engine. The seeds below translate, the engine plays them, and they agree; a generator like it found a
-card put back on top of its own pile linked under itself (``emit/cardstate.py::in_place``).
+card put back on top of its own pile linked under itself (``analysis/order.py::returned_piles``).
 Slow; skips without Mono or the built runner.
 
 To look for more: replay ``option_game(seed)`` for other seeds (most make games the engine

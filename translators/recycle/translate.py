@@ -38,6 +38,7 @@ from translators.recycle.analysis.order import (
     peeked,
     pile_capacity,
     read_without_chance,
+    returned_piles,
     spliced_piles,
 )
 from translators.recycle.analysis.places import CardDomains, concrete
@@ -134,8 +135,9 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
         model, program, domains, pointmaps, ranges = _lowered(game)
         blind = blind_places(program, model, domains)
         ordered, heapy, linked = order_facts(program, model, domains, blind)
-    unpeeked = read_without_chance(program, model) - (peeks - read_without_chance(program, model, choices=False))
-    whole = (linked | dealt_before_shuffle(program, model) | unpeeked) & heapy
+    # tops read where random cannot draw them, but those drawn before their choice
+    unchanced = read_without_chance(program, model, choices=False) | (read_without_chance(program, model) - peeks)
+    whole = (linked | dealt_before_shuffle(program, model) | unchanced) & heapy
     if whole:
         # shuffled piles whose whole order is read, or dealt from before they are shuffled, and
         # the shuffled piles their heaps are moved from in bulk: their shuffles laid out card by card
@@ -256,7 +258,8 @@ def _run(game: Game) -> Translation:
     emit_turns(book, comp.tables, control, plan, bool(program.choices))
     emit_idle(book, comp.tables, plan, control, bool(program.choices))
     emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked,
-                    spliced_piles(program, model, comp.domains) & comp.linked)
+                    spliced_piles(program, model, comp.domains) & comp.linked,
+                    returned_piles(program, model, comp.domains, comp.ordered))
     emitter.emit_temps(plan.batches, plan.blocks)
     emit_ending(comp, bool(program.choices))
     emit_percepts(book, model, emitter)

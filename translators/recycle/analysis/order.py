@@ -165,6 +165,22 @@ def spliced_piles(program: ir.Program, model: GameModel, domains: CardDomains) -
     return out
 
 
+def returned_piles(program: ir.Program, model: GameModel, domains: CardDomains,
+                   ordered: AbstractSet[Location]) -> set[Location]:
+    """The piles a single card move (onto the top, or anywhere in a pile whose order is not
+    kept) may put a card back on, taking it from that same pile: ``(move (top S) (top S))``, a
+    chosen card of a hand moved to the hand's top. Where the card is already the top one, nothing
+    moves, and a pile whose order is kept must not link it under itself (``emit/cardstate.py``)."""
+    access = AccessAnalysis(model, domains, set(), set())
+    out: set[Location] = set()
+    for effect in program.effects.values():
+        if isinstance(effect, ir.MoveCard):
+            targets = set(concrete(effect.target, effect.env, model))
+            if effect.end == "top" or not targets & ordered:
+                out |= targets & set(access.card_source(effect.card, effect.env))
+    return out
+
+
 def bulk_targets(program: ir.Program, model: GameModel) -> set[Location]:
     """The piles whole collections of cards are moved onto."""
     return {place for effect in program.effects.values() if isinstance(effect, ir.BulkMove)
@@ -395,16 +411,17 @@ def order_classes(model: GameModel, tops: set[Location], shuffled: set[Location]
 __all__ = [
     "bulk_linked",
     "bulk_targets",
+    "choice_tops",
     "dealt_before_shuffle",
     "heap_origins",
     "loose_piles",
     "order_classes",
     "order_facts",
-    "choice_tops",
     "peeked",
-    "read_without_chance",
     "pile_capacity",
     "program_expressions",
+    "read_without_chance",
+    "returned_piles",
     "shuffles_and_bulk_moves",
     "spliced_piles",
 ]

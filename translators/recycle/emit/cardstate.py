@@ -28,7 +28,6 @@ from itertools import pairwise
 
 from ggp.gdl.rules import Distinct, Literal, Not
 from ggp.gdl.terms import Variable
-from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.capacity import MEMORY_CAP
 from translators.recycle.emit.cardsets import pile_depths
 from translators.recycle.emit.effects import EffectEmitter
@@ -46,14 +45,15 @@ from translators.recycle.symbols.vocabulary import (
     rule,
     true,
 )
-from translators.recycle.translation_error import TranslationError
 
 
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                     ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset(),
-                    spliced: AbstractSet[Location] = frozenset()) -> None:
+                    spliced: AbstractSet[Location] = frozenset(),
+                    returned: AbstractSet[Location] = frozenset()) -> None:
     """The card fluents' initial values, their frame and update rules (``spliced``: the linked
-    piles a card can leave from between others)."""
+    piles a card can leave from between others; ``returned``: the piles a move may put a card
+    back on, ``analysis/order.py::returned_piles``)."""
     C, L, F, T, X = (Variable(n) for n in ("c", "l", "f", "t", "x"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):
         for item in model.cards:
@@ -103,7 +103,7 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                           Not(true(f("lost", L)))))
             book.add(rule(f("lostread", L), f("nonempty", L), Not(f("hasontop", L)), true(f("lost", L))))
             for rel in singles:
-                if not in_place(model, emitter):
+                if not returned:
                     book.add(rule(f("push", T, C), f(rel, I, C, F, T), f("ordered", T)))
                     book.add(rule(f("leave", F, C), f(rel, I, C, F, T), f("ordered", F)))
                     continue
@@ -211,23 +211,6 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                 carry_links(book)
     if copies or emitter.forgets or emitter.forget_cards:
         emit_memory(book, model, emitter, copies)
-
-def in_place(model: GameModel, emitter: EffectEmitter) -> bool:
-    """Whether a card move may put a card back on the pile it comes from (``(move (top S) (top
-    S))``, a chosen card of a hand moved to the hand's top): where it is already that pile's top
-    card, nothing moves, and its order must not link the card under itself."""
-    access = AccessAnalysis(model, emitter.comp.domains, set(), set())
-    for move in emitter.moves:
-        if move.kind != "single":
-            continue
-        try:
-            sources = access.card_source(move.effect.card, move.effect.env)  # type: ignore[attr-defined]
-        except TranslationError:
-            return True
-        if set(sources) & set(move.targets):
-            return True
-    return False
-
 
 def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies: list[str]) -> None:
     """The copies in memory locations: each with its place in the order remembered."""
