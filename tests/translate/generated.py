@@ -1,7 +1,12 @@
-"""Small random games whose options run actions before a choice's ``any`` (a draw, a count raised,
-a string set, then a fork over a pile or a filter of one, and maybe more actions after): the
-constructs of ``ir/previews.py`` and ``ir/vacancy.py`` in combinations nobody wrote. Seeded:
-:func:`option_game` gives the same text for the same seed."""
+"""Small random games nobody wrote, seeded (the same text for the same seed):
+
+- :func:`option_game`: options that run actions before a choice's ``any`` (a draw, a count
+  raised, a string set, then a fork over a pile or a filter of one, and maybe more actions
+  after): the constructs of ``ir/previews.py`` and ``ir/vacancy.py`` in combinations;
+- :func:`stuck_game`: games that end stuck in a loop, as the engine ends a game that runs 201
+  of its nodes without a choice (``emit/idle.py``): nested stages that never end, guarded items
+  that never run, items after a choice, ``all`` and ``repeat``, declarations, each pass moving
+  a count modulo a prime, so that the scores tell where the game stopped."""
 
 from __future__ import annotations
 
@@ -53,4 +58,54 @@ def option_game(seed: int) -> str:
             " (scoring max (size ((current player) vloc WON))))")
 
 
-__all__ = ["option_game"]
+#: The score of the player an ``all`` over the players binds.
+PLAYERS_SCORE = "('P sto SCORE)"
+
+
+def _bump(cell: str, prime: int) -> str:
+    return f"(set {cell} (% (+ {cell} 1) {prime}))"
+
+
+def _stuck_item(rng: random.Random, depth: int) -> str:
+    kind = rng.randrange(7)
+    cell = rng.choice(["((current player) sto SCORE)", "((current player) sto SCORE)", "(game sto G)"])
+    prime = rng.choice([5, 7, 11])
+    if kind == 1:
+        return f"(do (((== (game sto G) 99) {_bump(cell, prime)})))"  # never runs
+    if kind == 2:
+        return f"(do ({_bump(cell, prime)} {_bump('(game sto H)', 3)}))"
+    if kind == 3 and depth < 2:
+        return _stuck_stage(rng, depth + 1)
+    if kind == 4:
+        return f"(all player 'P (do ({_bump(PLAYERS_SCORE, prime)})))"
+    if kind == 5:
+        return f"(do ((repeat 2 {_bump(cell, prime)}) {_bump(cell, prime)}))"
+    return f"(do ({_bump(cell, prime)}))"
+
+
+def _stuck_stage(rng: random.Random, depth: int) -> str:
+    end = rng.choice(["(== (size (game iloc STOCK)) 99)", "(>= (game sto G) 99)", "(== (game sto H) 3)"])
+    items = " ".join(_stuck_item(rng, depth) for _ in range(rng.randrange(1, 4)))
+    return f"(stage player (end {end}) {items})"
+
+
+def stuck_game(seed: int) -> str:
+    """A game of two or three players that ends stuck in a loop, at once or after a choice."""
+    rng = random.Random(seed)
+    declared = " ".join(f"(declare {i} 'D{'ABC'[i]})" for i in range(rng.randrange(4)))
+    players = rng.randrange(2, 4)
+    flow = ["(do ((shuffle (game iloc STOCK))))"] if rng.random() < 0.5 else []
+    if rng.random() < 0.6:
+        parts = [_stuck_item(rng, 1) for _ in range(rng.randrange(0, 3))] + [_stuck_stage(rng, 0)]
+        rng.shuffle(parts)
+        parts.insert(rng.randrange(len(parts) + 1),
+                     "(choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))")
+        flow.append(f"(stage player (end (== (size (game iloc STOCK)) 0)) {' '.join(parts)})")
+    else:
+        flow.append(_stuck_stage(rng, 0))
+    return (f"(game {declared} (setup (create players {players}) (create deck (game iloc STOCK)"
+            " (deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK)))))\n "
+            + "\n ".join(flow) + "\n (scoring max ((current player) sto SCORE)))")
+
+
+__all__ = ["option_game", "stuck_game"]

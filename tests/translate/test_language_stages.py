@@ -7,8 +7,7 @@ engine (:mod:`tests.translate.language`)."""
 
 from __future__ import annotations
 
-from tests.translate.language import game, playouts
-from translators.recycle.emit.idle import STUCK_NODES
+from tests.translate.language import DRAW, HAND, game, playouts, scores
 
 #: A card goes to a pile and back, pass after pass: the stock is never empty and no one chooses.
 ROUND_AND_ROUND = game("(do ((shuffle (game iloc STOCK))))"
@@ -28,13 +27,70 @@ CHOICES_THEN_NONE = game("(do ((shuffle (game iloc STOCK))))"
 
 def test_a_game_that_never_chooses_ends_as_the_engine_ends_it() -> None:
     """Its rules ran for ever (a random playout stopped at 20,000 steps, unfinished); now every
-    game ends normally, each after the same number of steps, no fewer than the engine's 201
-    nodes (a step here runs at least one), and the engine's figures agree (no choice, every game
-    completed, a tie)."""
+    game ends normally, each after the same number of steps, and the engine's figures agree (no
+    choice, every game completed, a tie)."""
     out = playouts(ROUND_AND_ROUND, games=4)
     assert {p.ending for p in out} == {"end"}
-    assert len({p.steps for p in out}) == 1 and out[0].steps >= STUCK_NODES
+    assert len({p.steps for p in out}) == 1
     assert all(p.decisions == 0 for p in out)
+
+
+#: Each pass of a stage that never ends raises the current player's count: two of the engine's
+#: nodes a pass (the end check and the ``do``), so the 201st is the end check of the 101st pass.
+COUNTING = ("(stage player (end (== (size (game iloc STOCK)) 0)) (do ((inc ((current player) sto SCORE) 1))))")
+
+
+def test_the_game_ends_at_the_engine_s_201st_node_without_a_choice() -> None:
+    """100 passes among three players: 34, 33 and 33 (the engine's scores). Each step was
+    counted as one node: 201 passes, 67 each, and the count had a range of 0..4 (a stage without
+    a choice was assumed to go round once): every game ended ``(failed overflow)``."""
+    assert scores(game(COUNTING, players=3), games=2) == {(34, 33, 33)}
+
+
+def test_the_declarations_are_nodes_the_engine_counts_before_the_first_choice() -> None:
+    """The engine's queue holds the declarations but the first and the setup: with two, the
+    count starts at 2 and 99 passes run, 33 each."""
+    text = game(COUNTING, players=3).replace("(game ", "(game (declare 1 'ONE) (declare 2 'TWO) ", 1)
+    assert scores(text, games=2) == {(33, 33, 33)}
+
+
+def test_items_skipped_and_items_run_together_are_counted_one_by_one() -> None:
+    """After the first choice, a stage that never ends: a guarded item that never runs, then
+    two ``do``s (four of the engine's nodes a pass: the end check, the guarded item, the two
+    ``do``s; the game ends at the 51st end check). Each pass sets the player's count to one
+    more, modulo 7: 25 passes each, 4. The two ``do``s run in one step where a choice may come
+    between passes; here each is a step, and the guarded item, skipped, is counted. Counted a
+    step a pass, 201 passes ran (3 and 2)."""
+    bump = "(set ((current player) sto SCORE) (% (+ ((current player) sto SCORE) 1) 7))"
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (== (size (game iloc STOCK)) 4))"
+                " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+                " (stage player (end (== (game sto NEVER) 1))"
+                " (do (((== (game sto NEVER) 1) (set (game sto NEVER) 0))))"
+                f" (do ((inc (game sto PASSES) 1))) (do ({bump}))))")
+    assert scores(text, games=2) == {(4, 4)}
+
+
+def test_a_stage_going_round_without_running_anything_ends_as_a_finished_game() -> None:
+    """Every item's guard fails: control goes round and round within a step. That ended the
+    game as a failure (``(at_step loop)``: a draw, every player 50); the engine ends it stuck in
+    a loop, scored: 0 and 2."""
+    text = game("(do ((set ((1 player) sto SCORE) 2)))"
+                " (stage player (end (== (game sto NEVER) 1))"
+                " (do (((== (game sto NEVER) 1) (inc ((current player) sto SCORE) 1)))))")
+    out = playouts(text, games=2)
+    assert {tuple(p.scores.values()) for p in out} == {(0, 2)}
+
+
+def test_a_stage_without_a_choice_runs_until_its_count_reaches_the_constant_it_ends_on() -> None:
+    """Cards dealt one a pass until a count reaches 8: its range was one round of the cycle
+    (3), and every game ended ``(failed overflow)``."""
+    text = game("(do ((shuffle (game iloc STOCK))))"
+                " (stage player (end (== (game sto DEALT) 8))"
+                " (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))) (inc (game sto DEALT) 1))))"
+                f" {DRAW}", deck="(deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX)) (SUIT (RED, BLACK)))",
+                scoring=HAND)
+    assert scores(text, games=2) == {(6, 6)}
 
 
 def test_a_game_that_stops_choosing_ends_the_same_number_of_steps_after_its_last_choice() -> None:

@@ -435,9 +435,10 @@ def _swap(tree: Any, old: Node, new: Node) -> Any:
 
 
 def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis, program: ir.Program,
-                 option: bool = False) -> list[Batch]:
+                 option: bool = False, items_apart: bool = False) -> list[Batch]:
     """Split a block's effects into batches. For a choice option (``option``) the first batch,
-    run in the step of the decision, holds no random choice (it may be empty)."""
+    run in the step of the decision, holds no random choice (it may be empty). With
+    ``items_apart``, each of the engine's nodes (an item of the stage body) begins a batch."""
     from translators.recycle.translation_error import TranslationError
 
     effects = hoist_chance(effects, analysis, program)
@@ -461,6 +462,7 @@ def make_batches(block: str, effects: list[ir.Effect], analysis: AccessAnalysis,
     for effect in effects:
         acc = analysis.access(effect, anchored.get(effect.id, []))
         split = conflicts(acc, reads, writes, analysis.ordered, overwrites, tags)
+        split = split or (items_apart and effect.id in program.nodes)
         source: Key | None = None
         if acc.chance:
             if len(acc.chance) > 1:
@@ -499,6 +501,9 @@ class StepPlan:
     batches: dict[str, Batch] = field(default_factory=dict)
     #: The first batch of each option: its choice and option.
     option_first: dict[str, tuple[ir.ChoiceNode, ir.Option]] = field(default_factory=dict)
+    #: The blocks of stages whose passes need not reach a choice: each item a batch of its own
+    #: (the engine may end the game between any two, ``emit/idle.py``).
+    apart: set[str] = field(default_factory=set)
 
     @property
     def batch_of(self) -> dict[int, str]:
@@ -512,13 +517,17 @@ class StepPlan:
 
 
 def plan_steps(program: ir.Program, analysis: AccessAnalysis) -> StepPlan:
-    """Batch every block and every choice option of ``program``."""
+    """Batch every block and every choice option of ``program``. In a stage whose passes need
+    not reach a choice, the items of a block are batches apart (:attr:`StepPlan.apart`): the
+    engine may end the game (``STUCK_NODES`` without a choice, ``emit/idle.py``) between any two."""
     plan = StepPlan()
 
-    def collect(items: list[ir.Item]) -> None:
+    def collect(items: list[ir.Item], looping: bool = False) -> None:
         for item in items:
             if isinstance(item, ir.Block):
-                got = make_batches(item.id, item.effects, analysis, program)
+                got = make_batches(item.id, item.effects, analysis, program, items_apart=looping)
+                if looping:
+                    plan.apart.add(item.id)
                 plan.flow[item.id] = got
                 plan.blocks[item.id] = got
                 plan.batches.update((b.id, b) for b in got)
@@ -531,7 +540,7 @@ def plan_steps(program: ir.Program, analysis: AccessAnalysis) -> StepPlan:
                     plan.batches.update((b.id, b) for b in got)
                     plan.option_first[got[0].id] = (item, option)
             else:
-                collect(item.body)
+                collect(item.body, not any(isinstance(x, ir.ChoiceNode) for x in item.body))
 
     collect(program.body)
     return plan

@@ -34,6 +34,7 @@ from translators.recycle.ir.elements import (
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import (
     CHOICE_LIMIT,
+    STUCK_NODES,
     GameModel,
     Location,
     owner_kind,
@@ -530,9 +531,13 @@ def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True)
     in all (CardStock's limit), and we also assume it runs at most as many passes as there are
     cards and players (a pass of a card game moves or plays a card); a loop that makes no choice
     is assumed to run one round of its cycle (one pass per player or team) each time it is
-    entered, one whose nested stages make choices as many passes as there are cards and players
+    entered, or until the largest constant its end compares with, whichever is more (at most
+    half of ``STUCK_NODES``: a pass is two of the engine's nodes, its end check and an item, and
+    the engine stops after ``STUCK_NODES`` without a choice), one whose nested stages make choices as many passes as there are cards and players
     (only when ``nested``: the translator falls back to one round when that bound makes some
     cell's range too large, e.g. Cribbage's hand loop around its scoring). Nested loops multiply.
+    A game without any choice runs at most ``STUCK_NODES`` of the engine's nodes (then the
+    engine ends it): no effect in it runs more often.
     """
     out: dict[int, int | None] = {}
     cards = len(model.cards)
@@ -557,11 +562,15 @@ def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True)
                     passes = min(CHOICE_LIMIT // k + 1, max(cards + rounds, _end_threshold(item.end) + 1))
                 elif nested and _has_choice(item.body):
                     passes = cards + rounds
-                else:
-                    passes = rounds + 1
+                elif not program.choices:
+                    passes = STUCK_NODES
+                else:  # a stage that ends when a count reaches a constant runs until it does
+                    passes = min(STUCK_NODES // 2, max(rounds, _end_threshold(item.end)) + 1)
                 visit(item.body, factor * passes)
 
     visit(program.body, 1)
+    if not program.choices:
+        return {effect: min(bound, STUCK_NODES) if bound is not None else None for effect, bound in out.items()}
     return out
 
 

@@ -9,7 +9,8 @@ static graph whose nodes are derived atoms ``(ctl_N)``, from each resume point, 
 walks meet (the same position with the same seats, from any resume point); the leaf reached gives
 ``(at_step X)`` and the resolved seats ``(rseat STAGE P)`` (``rtseat`` for team stages) that the
 step's rules read, and that become the next state's seats. A walk that loops without running
-anything (more passes than players) ends the game as a failure.
+anything (more passes than players) ends the game, scored, as the engine ends a game stuck in a
+loop.
 """
 
 from __future__ import annotations
@@ -72,8 +73,6 @@ class Control:
         self.stage_refs: dict[str, ir.StageRef] = {"s0": ir.StageRef("s0", "player")}
         self.stage_envs: dict[str, ir.Env] = {}
         self.leaves: list[tuple[str, StepPoint, dict[str, Source], set[str]]] = []
-        #: The nodes that hold when control begins a new pass of a stage.
-        self.passes: list[str] = []
         self.batch_by_id: dict[str, Batch] = {}
         self.next_of: dict[str, str] = {}
         self.cont_of: dict[str, tuple[str, int]] = {}
@@ -88,6 +87,12 @@ class Control:
         #: The walk's positions already resolved (from any resume point), and the node their
         #: resolution hangs from (see :meth:`join`).
         self._joins: dict[tuple[Any, ...], str] = {}
+        #: Every edge of the resolution graph, child, parent and the engine's nodes processed on
+        #: it (1 for a stage's end check), the batch each node skipping one skips, and the resume
+        #: point each root resolves from: ``emit/idle.py`` counts the engine's nodes.
+        self.edges: list[tuple[str, str, int]] = []
+        self.skips: dict[str, str] = {}
+        self.roots: dict[str, str] = {}
         self._index(program.body, "s0")
 
     def _index(self, items: list[ir.Item], stage: str) -> None:
@@ -211,6 +216,7 @@ class Control:
             known = len(self.resume)
             spec = self.resume[label]
             root = self.node("ctl", label)
+            self.roots[root] = label
             self._root = label
             with self.book.group(f"resolve control from resume point {label}"):
                 self.book.add(rule(c(root), [true(f("pc", c(label)))]))
@@ -278,6 +284,7 @@ class Control:
         self._joins[key] = node
         with self.book.group(f"control goes on at {' '.join(map(str, where))}"):
             self.book.add(rule(c(node), [c(parent)]))
+        self.edges.append((node, parent, 0))
         return node if known is None else None
 
     def _walk_from(self, parent: str, stage: str, index: int, sigma: dict[str, Source], live: set[str],
@@ -320,11 +327,11 @@ class Control:
             sources["next:" + s] = self.source(("adv", src, s, s in live), self.stage_refs[s].kind == "team")
         lits = self.resolve(node.end, env, SourceCtl(sources, key), parent)
         done, more = self.node("done", stage, node.end), self.node("more", stage, node.end)
-        self.passes.append(more)
         with self.book.group(f"end of stage {stage}: {describe(node.end)}", node.node):
             self.book.add(rule(c(test), lits))
             self.book.add(rule(c(done), [c(parent), c(test)]))
             self.book.add(rule(c(more), [c(parent), Not(c(test))]))
+        self.edges += [(done, parent, 1), (more, parent, 1)]
         up, index = self.parent_of[stage]
         outer = {s: v for s, v in sigma.items() if s != stage}
         self.walk(done, up, index + 1, outer, live - {stage}, depth)
@@ -380,6 +387,8 @@ class Control:
                 self.book.add(rule(c(test), lits))
                 self.book.add(rule(c(yes), [c(parent), c(test)]))
                 self.book.add(rule(c(no), [c(parent), Not(c(test))]))
+            self.edges += [(yes, parent, 0), (no, parent, 0)]
+            self.skips[no] = batch_id
             self.leaf(yes, self.points[batch_id], sigma, live)
             following = self.next_of.get(batch_id)
             if following is None:

@@ -145,7 +145,6 @@ def emit_ending(comp: Compiler, has_choices: bool) -> None:
         if comp.ledger.failures_now:
             book.add(rule(f("fails", X), f("failsnow", X)))
             book.add(rule(c("has_failed"), f("failsnow", X)))
-        book.add(rule(f("fails", c("loop")), f("at_step", c("loop"))))
         book.add(rule(nxt(f("failed", X)), f("fails", X)))
         book.add(rule(nxt(f("failed", X)), true(f("failed", X))))
         book.add(rule(c("has_failed"), true(f("failed", X))))

@@ -63,6 +63,8 @@ def emit_goals(comp: Compiler, env: Env) -> None:
     with book.group("goals: 100 x (players below + half the players tied) / (players - 1); "
                     "(rank P K B T): of the first K seats, P beats B and ties T"):
         book.add(rule(c("normal_end"), f("at_step", c("end")), Not(c("has_failed"))))
+        # control goes round without running anything: the engine stops it as a game stuck in a loop
+        book.add(rule(c("normal_end"), f("at_step", c("loop")), Not(c("has_failed"))))
         before = f("rank", P, K, B, T)
         book.add(rule(f("rank", P, num(0), num(0), num(0)), f("seat", P)))
         book.add(rule(f("rank", P, K2, B2, T), before, f("seatnum", K, Q), f("beats", P, Q), f("succ", K, K2),

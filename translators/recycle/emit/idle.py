@@ -1,69 +1,238 @@
-"""Blocks run since the last choice: the engine ends a game that runs on without one.
+"""The engine's nodes run since the last choice: CardStock ends a game that runs on without one.
 
-CardStock's ``GameIterator.AdvanceToChoice`` processes the game's nodes (a stage's end check, a
-``do``, an ``all``) until a choice is due, and after 200 of them without one prints "Game stuck
-in loop" and ends the game, scored as any finished game. The translation counts the steps
-since the last choice that begin a block of actions or a new pass of a stage, ``(idle PLACE
-DIGIT)`` in decimal digits, and ends the game the same way once 201 have run, between two
-blocks: each such step runs one or more of the engine's nodes, so it never ends a game the
-engine plays on, and a game that loops without choices (a War
-with no decision, a stage whose end can never hold) is finite, as GDL wants, where its rules
-ran for ever before. The engine counts every stage check and every node of a block, so it
-ends such a game sooner.
+CardStock's ``GameIterator.AdvanceToChoice`` processes the game's nodes one at a time until a
+choice is due: a stage's end check (each pass, and the check that ends it), each item of a stage
+body (a ``do``, an ``all``, a ``let``: whatever its guards say), and at the start the
+declarations but the first and the setup. After 200 of them without a choice it prints "Game
+stuck in loop" and ends the game, scored as any finished game. A translation step crosses some
+of them: the stage ends its control walk checks (``emit/control.py``) and the items that begin
+in the batch it runs (:attr:`.ir.Program.nodes`). So the translation keeps the count,
+``(idle PLACE DIGIT)`` in decimal digits, adds each step's nodes to it, restarts it at every
+choice from the items after the choice that its first step runs, and ends the game where the
+engine does: in a state from which the step's walk would cross the 201st node before it runs an
+item, unless an item is half run (the engine runs an item whole). The nodes a walk crosses
+depend on the path it takes, not only on where it ends (a stage may go round without running
+anything): a graph node reached along paths of several counts carries its count,
+``(idle_w NODE COUNT)``; most are reached along one.
+
+The items of a batch a walk skips (its guards fail) are counted in a stage whose passes need
+not reach a choice, the only place the engine can go on to its 201st node (there each item is a
+batch of its own, ``StepPlan.apart``), unless that gives more ``idle_w`` rules than the control
+graph has edges (a long chain of guarded steps, resumed from after any of them, gives each of
+its nodes a count for every step before it): then, as everywhere else, they are not, and the
+count can be short by the items skipped since the last choice.
 """
 
 from __future__ import annotations
 
-from ggp.gdl.rules import Distinct, Not
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+
+from ggp.gdl.rules import Literal, Not
 from ggp.gdl.terms import Variable
-from translators.recycle.analysis.batches import StepPlan
-from translators.recycle.emit.arith import Tables
+from translators.recycle.analysis.batches import Batch, StepPlan
 from translators.recycle.emit.control import Control
+from translators.recycle.emit.effects import EffectEmitter
+from translators.recycle.emit.wide import digit_less
 from translators.recycle.rulebook.book import RuleBook
+from translators.recycle.symbols.model import STUCK_NODES
 from translators.recycle.symbols.vocabulary import c, f, num, nxt, rule, true
 
-#: The nodes the engine processes without a choice before it ends the game (its count passes 200).
-STUCK_NODES = 201
+
+def batch_nodes(batch: Batch, nodes: Mapping[int, int]) -> int:
+    """The engine's nodes that begin in ``batch``."""
+    return sum(nodes.get(effect.id, 0) for effect in batch.effects)
 
 
-def emit_idle(book: RuleBook, tables: Tables, plan: StepPlan, control: Control, has_choices: bool) -> None:
-    """``(idle K D)``, digit D at place K (0 the units): one for each step that begins a block of
-    the flow or a new pass of a stage (each at least one node of the engine's), up to
-    ``STUCK_NODES``, reset by every choice; the game ends when the count is full and no block
-    is half run. A fluent per place, not one holding every digit: a grounder makes ten atoms a
-    place, not one per count."""
-    places = [num(k) for k in range(len(str(STUCK_NODES)))]
-    full = [true(f("idle", place, num(int(digit)))) for place, digit in zip(places, reversed(str(STUCK_NODES)))]
-    d, e, k, b = Variable("d"), Variable("e"), Variable("k"), Variable("b")
-    choice = [Not(c("choicestep"))] if has_choices else []
-    with book.group(f"nodes of the engine's run since the last choice, at least: CardStock ends a game after "
+def path_counts(roots: Iterable[str], edges: Iterable[tuple[str, str, int]]) -> dict[str, frozenset[int]]:
+    """For every node of the control graph, the counts of nodes the paths reaching it cross
+    (``edges``: child, parent, nodes crossed on the edge), at most :data:`STUCK_NODES`."""
+    parents = _parents(edges)
+    counts: dict[str, frozenset[int]] = {root: frozenset({0}) for root in roots}
+    for node in _parents_first(parents, counts):
+        counts[node] = frozenset(min(k + w, STUCK_NODES) for p, w in parents[node] for k in counts.get(p, ()))
+    return counts
+
+
+def _parents(edges: Iterable[tuple[str, str, int]]) -> dict[str, list[tuple[str, int]]]:
+    parents: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for child, parent, weight in edges:
+        parents[child].append((parent, weight))
+    return parents
+
+
+def _parents_first(parents: Mapping[str, list[tuple[str, int]]], done: Iterable[str]) -> list[str]:
+    """The nodes of ``parents`` not in ``done``, each after its parents (a cycle, which the walk
+    does not make, broken anywhere)."""
+    order: list[str] = []
+    seen = set(done)
+    for start in parents:
+        stack = [(start, False)]
+        while stack:
+            node, ready = stack.pop()
+            if ready:
+                order.append(node)
+                continue
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.append((node, True))
+            stack += [(p, False) for p, _ in parents.get(node, ()) if p not in seen]
+    return order
+
+
+#: Where a node's count comes from: a node whose paths cross several counts, ``(idle_w NODE K)``
+#: (None: the count is the same on every path), and what the path from there adds.
+Anchor = tuple[str | None, int]
+
+
+def anchors(roots: Iterable[str], edges: Iterable[tuple[str, str, int]],
+            counts: Mapping[str, frozenset[int]]) -> dict[str, Anchor]:
+    """Each node's :data:`Anchor`: the node itself where paths of several counts meet there,
+    else its parent's anchor (a node below one parent adds that edge's count to its parent's)."""
+    parents = _parents(edges)
+    out: dict[str, Anchor] = {root: (None, 0) for root in roots}
+    for node in _parents_first(parents, out):
+        known = counts.get(node, frozenset())
+        if len(known) <= 1:
+            out[node] = (None, min(known, default=0))
+        elif len(parents[node]) == 1:
+            parent, weight = parents[node][0]
+            anchor, offset = out.get(parent, (None, 0))
+            out[node] = (anchor, offset + weight)
+        else:
+            out[node] = (node, 0)
+    return out
+
+
+def _carried(edges: list[tuple[str, str, int]], counts: Mapping[str, frozenset[int]],
+             anchored: Mapping[str, Anchor]) -> int:
+    """How many ``(idle_w NODE COUNT)`` rules the counts take."""
+    return sum(len(counts.get(anchored.get(parent, (None, 0))[0] or "", (0,)))
+               for child, parent, _ in edges if anchored.get(child, (None, 0))[0] == child)
+
+
+def emit_idle(book: RuleBook, plan: StepPlan, control: Control, emitter: EffectEmitter, nodes: Mapping[int, int],
+              declared: int, has_choices: bool) -> None:
+    """The count of the engine's nodes since the last choice (the module doc); ``declared``: the
+    game's declarations, the first of the nodes the engine counts before the first choice."""
+    looping = {skip: batch_nodes(plan.batches[b], nodes) for skip, b in control.skips.items()
+               if plan.batches[b].block in plan.apart}
+    edges = [(child, parent, w + looping.get(child, 0)) for child, parent, w in control.edges]
+    counts = path_counts(control.roots, edges)
+    anchored = anchors(control.roots, edges, counts)
+    if _carried(edges, counts, anchored) > len(edges):  # a long chain of guarded steps: see the module doc
+        edges = control.edges
+        counts = path_counts(control.roots, edges)
+        anchored = anchors(control.roots, edges, counts)
+    adds: dict[int, list[list[Literal]]] = defaultdict(list)
+    pres: dict[int, list[list[Literal]]] = defaultdict(list)
+
+    def along(node: str) -> list[tuple[int, list[Literal]]]:
+        """Each count a node is reached with, and what says it was reached with it."""
+        anchor, offset = anchored.get(node, (None, 0))
+        if anchor is None:
+            return [(offset, [c(node)])]
+        return [(min(k + offset, STUCK_NODES), [c(node), f("idle_w", c(anchor), num(k))]) for k in sorted(counts[anchor])]
+
+    meets = [(child, parent, w) for child, parent, w in edges if anchored.get(child, (None, 0))[0] == child]
+    if meets:
+        with book.group("nodes of the engine's control walk where paths crossing several counts of them meet"):
+            for child, parent, w in meets:
+                for k, lits in along(parent):
+                    book.add(rule(f("idle_w", c(child), num(min(k + w, STUCK_NODES))), [c(child)] + lits))
+    mid = []
+    for parent, point, _, _ in control.leaves:
+        if point.kind not in ("batch", "choice"):
+            continue
+        batch = plan.batches.get(point.id)
+        for k, lits in along(parent):
+            if k:
+                pres[k].append(lits)
+            total = k + (batch_nodes(batch, nodes) if point.kind == "batch" and batch is not None else 0)
+            if total and point.kind == "batch":
+                adds[min(total, STUCK_NODES)].append(lits)
+        if batch is not None and not nodes.get(batch.effects[0].id if batch.effects else -1) and batch.index > 0:
+            mid.append(point.id)
+    for first in plan.option_first:  # the items after a choice that its step runs
+        if batch_nodes(plan.batches[first], nodes):
+            adds[batch_nodes(plan.batches[first], nodes)].append(emitter.activation(plan.batches[first]))
+    places = len(str(STUCK_NODES + max(adds, default=0)))
+    _emit_count(book, places, adds, declared, has_choices)
+    _emit_end(book, places, pres, mid)
+
+
+def _digits(value: int, places: int) -> list[int]:
+    return [(value // 10 ** k) % 10 for k in range(places)]
+
+
+def _emit_count(book: RuleBook, places: int, adds: Mapping[int, list[list[Literal]]], declared: int,
+                has_choices: bool) -> None:
+    """``(idle K D)``: the count, digit D at place K (0 the units), plus each step's nodes (a
+    ripple-carry adder over the digits the steps add), from the items after a choice at one."""
+    d, e, a, ci, co, k = (Variable(v) for v in ("d", "e", "a", "ci", "co", "k"))
+    with book.group(f"nodes of the engine's run since the last choice: CardStock ends a game after "
                     f"{STUCK_NODES} without one"):
-        tables.cover((0, 9))
-        for place in places:
-            book.add(rule(f("init", f("idle", place, num(0)))))
-        for more in control.passes:
-            book.add(rule(c("idle_pass"), c(more)))
-        for block, batches in plan.flow.items():
-            for batch in batches:
-                book.add(rule(c("idle_flow"), f("at_step", c(batch.id))))
-            for later in batches[1:]:  # a block goes on from a batch of its own to a later one
-                book.add(rule(f("idle_in", c(block)), true(f("pc", c(later.id)))))
-                book.add(rule(f("idle_at", c(block)), f("at_step", c(later.id))))
-        book.add(rule(c("idle_within"), f("idle_in", b), f("idle_at", b), Not(c("idle_pass"))))
-        book.add(rule(c("idle_full"), full))
-        book.add(rule(f("idle_up", places[0]), c("idle_flow"), Not(c("idle_within")), Not(c("idle_full")), choice))
-        book.add(rule(f("idle_up", places[0]), c("idle_pass"), Not(c("idle_full")), choice))
-        # a 9 passes the one on to the next place
-        for lower, upper in zip(places, places[1:]):
-            book.add(rule(f("idle_up", upper), f("idle_up", lower), true(f("idle", lower, num(9)))))
-        book.add(rule(nxt(f("idle", k, e)), f("idle_up", k), true(f("idle", k, d)), f("succ", d, e), Distinct(d, num(9))))
-        book.add(rule(nxt(f("idle", k, num(0))), f("idle_up", k), true(f("idle", k, num(9)))))
-        book.add(rule(nxt(f("idle", k, d)), true(f("idle", k, d)), Not(f("idle_up", k)), choice))
+        for place, digit in enumerate(_digits(declared, places)):
+            book.add(rule(f("init", f("idle", num(place), num(digit)))))
+        added: list[set[int]] = [{0} for _ in range(places)]
+        for total, bodies in sorted(adds.items()):
+            for body in bodies:
+                book.add(rule(f("idle_add", num(total)), body))
+            for place, digit in enumerate(_digits(total, places)):
+                added[place].add(digit)
+                if digit:
+                    book.add(rule(f("idle_plus", num(place), num(digit)), f("idle_add", num(total))))
+        x = Variable("x")
+        for place in range(places):  # a place no step adds to, or this step does not
+            if len(added[place]) > 1:
+                book.add(rule(f("idle_adds", num(place)), f("idle_plus", num(place), x)))
+            book.add(rule(f("idle_digit", num(place), num(0)), Not(f("idle_adds", num(place)))))
+        book.add(rule(f("idle_digit", k, x), f("idle_plus", k, x)))
+        after: list[Literal] = [Not(c("choicestep"))] if has_choices else []
+        book.add(rule(f("idle_base", k, d), true(f("idle", k, d)), *after))
         if has_choices:
-            book.add(rule(nxt(f("idle", k, num(0))), c("choicestep"), true(f("idle", k, d))))
-        book.add(rule(c("idle_over"), c("idle_full"), Not(c("idle_within"))))
+            for place in range(places):
+                book.add(rule(f("idle_base", num(place), num(0)), c("choicestep")))
+        for place in range(places):
+            for digit in range(10):
+                for plus in sorted(added[place]):
+                    for carry in ((0,) if place == 0 else (0, 1)):
+                        total = digit + plus + carry
+                        book.add(rule(f("idle_dsum", num(place), num(digit), num(plus), num(carry),
+                                        num(total % 10), num(total // 10))))
+        book.add(rule(f("idle_carry", num(0), num(0))))
+        here = [f("idle_base", k, d), f("idle_digit", k, a), f("idle_carry", k, ci), f("idle_dsum", k, d, a, ci, e, co)]
+        book.add(rule(nxt(f("idle", k, e)), here, Not(c("idle_overflow"))))
+        book.add(rule(f("idle_carry_up", k, co), here))
+        for place in range(places):
+            book.add(rule(f("idle_carry", num(place + 1), co), f("idle_carry_up", num(place), co)))
+        book.add(rule(c("idle_overflow"), f("idle_carry", num(places), num(1))))
+        for place in range(places):
+            book.add(rule(nxt(f("idle", num(place), num(9))), c("idle_overflow")))
+
+
+def _emit_end(book: RuleBook, places: int, pres: Mapping[int, list[list[Literal]]], mid: list[str]) -> None:
+    """The game ends where the walk would cross the last node the engine runs before it runs an
+    item (the count and the nodes before the step's first item), unless an item is half run."""
+    less = digit_less(book)
+    x = Variable("x")
+    with book.group(f"the engine's count reaches {STUCK_NODES}: the game ends"):
+        for total, bodies in sorted(pres.items()):
+            for body in bodies:
+                book.add(rule(f("idle_pre", num(total)), body))
+        for pre in [0] + sorted(pres):
+            bound = _digits(max(STUCK_NODES - pre, 0), places)
+            when = [f("idle_pre", num(pre))] if pre else []
+            for place in range(places - 1, -1, -1):
+                higher = [true(f("idle", num(p), num(bound[p]))) for p in range(places - 1, place, -1)]
+                book.add(rule(c("idle_reach"), when, higher, true(f("idle", num(place), x)), f(less, num(bound[place]), x)))
+            book.add(rule(c("idle_reach"), when, [true(f("idle", num(p), num(bound[p]))) for p in range(places)]))
+        for point in mid:
+            book.add(rule(c("idle_mid"), f("at_step", c(point))))
+        book.add(rule(c("idle_over"), c("idle_reach"), Not(c("idle_mid"))))
         book.add(rule(c("terminal"), c("idle_over")))
         book.add(rule(c("normal_end"), c("idle_over"), Not(c("has_failed"))))
 
 
-__all__ = ["STUCK_NODES", "emit_idle"]
+__all__ = ["Anchor", "anchors", "batch_nodes", "emit_idle", "path_counts"]

@@ -53,6 +53,30 @@ def complement(value: int, k: int) -> list[int]:
     return [(stored // 10**i) % 10 for i in range(k)]
 
 
+def digit_adder(book: RuleBook) -> str:
+    """``(dadd A B CIN SUM COUT)``: one decimal digit of an addition (a table made once)."""
+    if ("dadd",) not in book.memo:
+        book.memo[("dadd",)] = True
+        with book.group("table: one decimal digit of an addition (a + b + carry)"):
+            for a in range(10):
+                for b in range(10):
+                    for cin in (0, 1):
+                        total = a + b + cin
+                        book.add(rule(f("dadd", num(a), num(b), num(cin), num(total % 10), num(total // 10))))
+    return "dadd"
+
+
+def digit_less(book: RuleBook) -> str:
+    """``(dless A B)``: decimal digits, A < B (a table made once)."""
+    if ("dless",) not in book.memo:
+        book.memo[("dless",)] = True
+        with book.group("table: one decimal digit below another"):
+            for a in range(10):
+                for b in range(a + 1, 10):
+                    book.add(rule(f("dless", num(a), num(b))))
+    return "dless"
+
+
 class Wide:
     """Tables and rules for the wide cell families of one game."""
 
@@ -67,15 +91,7 @@ class Wide:
 
     def dadd(self) -> str:
         """``(dadd A B CIN SUM COUT)``: one decimal digit of an addition."""
-        if ("dadd",) not in self.book.memo:
-            self.book.memo[("dadd",)] = True
-            with self.book.group("table: one decimal digit of an addition (a + b + carry)"):
-                for a in range(10):
-                    for b in range(10):
-                        for cin in (0, 1):
-                            total = a + b + cin
-                            self.book.add(rule(f("dadd", num(a), num(b), num(cin), num(total % 10), num(total // 10))))
-        return "dadd"
+        return digit_adder(self.book)
 
     def value_table(self, family: tuple[str, str], span: Interval | None = None) -> str:
         """``(wval_F V D0 D1 ...)``: a value of the family's range (within ``span``, when given)
@@ -147,13 +163,7 @@ class Wide:
 
     def digit_less(self) -> str:
         """``(dless A B)``: decimal digits, A < B."""
-        if ("dless",) not in self.book.memo:
-            self.book.memo[("dless",)] = True
-            with self.book.group("table: one decimal digit below another"):
-                for a in range(10):
-                    for b in range(a + 1, 10):
-                        self.book.add(rule(f("dless", num(a), num(b))))
-        return "dless"
+        return digit_less(self.book)
 
     def delta_table(self, span: Interval, k: int, negate: bool) -> str:
         """``(wdelta_N V CARRY D0 D1 ...)``: a delta (negated for ``dec``) in ten's complement,
@@ -266,4 +276,4 @@ def _name(family: tuple[str, str]) -> Term:
     return name(family[1])
 
 
-__all__ = ["VALUE_ROWS", "Wide", "WideRead", "complement", "digits_for", "encode"]
+__all__ = ["VALUE_ROWS", "Wide", "WideRead", "complement", "digit_adder", "digit_less", "digits_for", "encode"]

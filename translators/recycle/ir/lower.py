@@ -29,6 +29,7 @@ from translators.recycle.ir.elements import (
     partition_parts,
     static_elements,
 )
+from translators.recycle.ir.enginenodes import engine_nodes
 from translators.recycle.ir.forks import groups_any, groups_first, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
@@ -48,7 +49,6 @@ from translators.recycle.ir.nodes import (
     Alias,
     Domain,
     Env,
-    Fixed,
     Guard,
     StageRef,
     Sym,
@@ -61,6 +61,7 @@ from translators.recycle.ir.partitions import (
     with_value,
 )
 from translators.recycle.ir.previews import read_after
+from translators.recycle.ir.repeats import unrolled_passes
 from translators.recycle.ir.setchoice import Conditions, set_fork
 from translators.recycle.ir.sites import GroupSites
 from translators.recycle.ir.vacancy import vacant_forks
@@ -134,6 +135,8 @@ class Lowerer:
         self.set_forks: dict[int, Sym] = {}
         #: The choice forks over the elements of a collection (``find_forks``), which may be vacant.
         self.plain: list[Sym] = []
+        #: The engine's nodes beginning with each effect (:attr:`.ir.Program.nodes`).
+        self.nodes: dict[int, int] = {}
 
     # -- program and flow ----------------------------------------------------------------------
 
@@ -142,19 +145,19 @@ class Lowerer:
         env = self.top_env = declared_env(self.model.game)
         body = self.flow(self.model.game.flow, env)
         return ir.Program(body, self.stages, self.effects, self.choices, self.guards, self.point_sites,
-                          self.sites.uses, self.vars, self.sites.enumerated)
+                          self.sites.uses, self.vars, self.sites.enumerated, self.nodes)
 
     def flow(self, items: Any, env: Env) -> list[ir.Item]:
         """Lower a stage body (or the top level)."""
         out: list[ir.Item] = []
-        pending: list[ir.Effect] = []
+        pending: list[list[ir.Effect]] = []
         forwards: Forwards = {}
 
         def flush() -> None:
             nonlocal pending, forwards
-            if pending:
+            if any(pending):
                 self.blocks += 1
-                out.append(ir.Block(f"b{self.blocks}", pending))
+                out.append(ir.Block(f"b{self.blocks}", engine_nodes(pending, self.nodes)))
             pending, forwards = [], {}
 
         items = list(items)
@@ -178,7 +181,7 @@ class Lowerer:
                     item = item.body
                 out.append(self.choice(item, inner_env, tail, env))
             else:
-                pending += self.seq([item], env, (), forwards)
+                pending.append(self.seq([item], env, (), forwards))
         flush()
         return out
 
@@ -227,13 +230,7 @@ class Lowerer:
         if isinstance(node, ActionAgg):
             return self.aggregate(node, env, guards, fwd)
         if isinstance(node, Repeat):
-            count, _ = deref(node.count, env)
-            if isinstance(count, Var) and isinstance(env.get(count.name), Fixed):
-                times = int(env.get(count.name).term.name)  # type: ignore[union-attr]
-            elif isinstance(count, IntLit):
-                times = count.value
-            else:
-                raise TranslationError(node, "`repeat` needs a literal count")
+            times = unrolled_passes(node, env)
             out: list[ir.Effect] = []
             for _ in range(times):
                 out += self.item(node.action, env, guards, fwd)
@@ -466,7 +463,7 @@ class Lowerer:
                 effects = self.item(item, option_env, (), fwd)
                 own = len(effects)
                 if tail:
-                    effects += self.seq(tail, tail_env or env, (), fwd)
+                    effects += engine_nodes([self.seq([t], tail_env or env, (), fwd) for t in tail], self.nodes)
                 index = len(choice.options)
                 vacant = vacant_forks(self.model, forks, self.plain, legal, effects[:own], option_env)
                 choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own, vacant))

@@ -445,6 +445,9 @@ class Program:
     variables: int = 0
     #: The group sites with a use that is not a choice among their groups.
     enumerated: set[tuple[int, int]] = field(default_factory=set)
+    #: The engine's nodes (a stage body's ``do``, ``all``, ``let``...) that begin with each
+    #: effect: CardStock counts them to end a game that runs on without a choice (``emit/idle.py``).
+    nodes: dict[int, int] = field(default_factory=dict)
 
 
 def item_effects(items: list[Item], nested: bool = False) -> Iterator[Effect]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from translators.recycle.ir.nodes import Env, Fixed, deref
 from translators.recycle.ir.rewrite import rewrite_flow
 from translators.recycle.syntax.nodes import (
     Compare,
@@ -45,8 +46,11 @@ from translators.recycle.syntax.nodes import (
     Node,
     Random,
     Repeat,
+    SetPoints,
+    SetStr,
     Var,
 )
+from translators.recycle.translation_error import TranslationError
 
 #: Where a computed repeat is in the source: its line and column.
 Site = tuple[int, int]
@@ -72,8 +76,32 @@ def expand_repeats(game: Game, bounds: Mapping[Site, int]) -> Game:
                         lambda node: _guarded_copies(node, max(bounds.get((node.line, node.column), 1), 0)))
 
 
+def unrolled_passes(node: Repeat, env: Env) -> int:
+    """The copies of its action a repeat whose count the text fixes is written out as (a
+    literal, or a variable bound to one): the count, or one where a pass does what all do."""
+    count, _ = deref(node.count, env)
+    binding = env.get(count.name) if isinstance(count, Var) else None
+    if isinstance(binding, Fixed):
+        times = int(binding.term.name)
+    elif isinstance(count, IntLit):
+        times = count.value
+    else:
+        raise TranslationError(node, "`repeat` needs a literal count")
+    return min(times, 1) if built_once(node.action) else times
+
+
+def built_once(action: Any) -> bool:
+    """Whether a repeat of ``action`` does what one does: CardStock builds every pass's action
+    before it runs one (``ProcessRepeat``), and a ``set``, ``inc`` or ``dec`` computes the value
+    it writes as it is built (``IncAction``: the cell read then plus the step), so every pass
+    writes the same value: ``(repeat 3 (inc X 1))`` adds 1."""
+    return isinstance(action, (IntUpdate, SetStr, SetPoints))
+
+
 def _guarded_copies(node: Repeat, times: int) -> Node:
     at = {"line": node.line, "column": node.column}
+    if built_once(node.action):
+        times = min(times, 1)
     cell = IntStorage(GameOwner(**at), Name(cell_name((node.line, node.column)), **at), **at)
     items: list[Any] = [IntUpdate("set", cell, node.count, **at)]
     for i in range(times):
@@ -109,4 +137,4 @@ def is_computed(count: Any, literal: frozenset[str]) -> bool:
     return not isinstance(count, IntLit) and not (isinstance(count, Var) and count.name in literal)
 
 
-__all__ = ["Site", "cell_name", "computed_repeats", "expand_repeats", "is_computed", "literal_names"]
+__all__ = ["Site", "built_once", "cell_name", "computed_repeats", "expand_repeats", "is_computed", "literal_names", "unrolled_passes"]

@@ -44,6 +44,9 @@ from translators.recycle.translation_error import TranslationError
 #: CardStock stops a game once more than this many choices were made (after the 501st; the
 #: translation ends it as a draw when the 502nd is due).
 CHOICE_LIMIT = 500
+#: CardStock ends a game once it has run this many nodes without a choice ("Game stuck in
+#: loop", ``GameIterator.AdvanceToChoice``: a stage's end check, an item of a stage body).
+STUCK_NODES = 201
 
 #: Who can own storage and card locations.
 OwnerKind = str  # "game" | "player" | "team"
