@@ -18,17 +18,19 @@ PILES = ("(game iloc STOCK)", "((current player) iloc HAND)", "(game vloc DISCAR
 CELLS = ("(game sto N)", "((current player) sto M)")
 
 
-def _action(rng: random.Random) -> str:
+def _action(rng: random.Random, guarded: bool) -> str:
     kind = rng.randrange(5)
-    if kind == 0:
-        return f"(move (top {rng.choice(PILES)}) (top {rng.choice(PILES)}))"
+    if kind in (0, 3):
+        source, target = rng.choice(PILES), rng.choice(PILES)
+        move = f"(move ({'top' if kind == 0 else 'bottom'} {source}) (top {target}))"
+        return f"((> (size {source}) 0) {move})" if guarded else move
     if kind == 1:
         return f"(inc {rng.choice(CELLS)} {rng.randrange(1, 3)})"
     if kind == 2:
         return f"(set {rng.choice(CELLS)} {rng.randrange(0, 3)})"
-    if kind == 3:
-        return f"(move (bottom {rng.choice(PILES)}) (top {rng.choice(PILES)}))"
-    return f"(set (game str S) (cardatt SUIT (top {rng.choice(PILES)})))"
+    source = rng.choice(PILES)
+    suit = f"(set (game str S) (cardatt SUIT (top {source})))"
+    return f"((> (size {source}) 0) {suit})" if guarded else suit
 
 
 def _collection(rng: random.Random) -> str:
@@ -38,17 +40,19 @@ def _collection(rng: random.Random) -> str:
                        f"(filter {pile} 'X (== (cardatt RANK 'X) ONE))"])
 
 
-def _option(rng: random.Random) -> str:
-    before = " ".join(_action(rng) for _ in range(rng.randrange(1, 3)))
+def _option(rng: random.Random, guarded: bool) -> str:
+    before = " ".join(_action(rng, guarded) for _ in range(rng.randrange(1, 3)))
     fork = f"(any {_collection(rng)} 'C (move 'C (top {rng.choice(PILES)})))"
-    after = " ".join(_action(rng) for _ in range(rng.randrange(0, 2)))
+    after = " ".join(_action(rng, guarded) for _ in range(rng.randrange(0, 2)))
     return f"(do ({before} {fork} {after}))"
 
 
-def option_game(seed: int) -> str:
-    """A game of two players and nine cards whose choice has one or two such options."""
+def option_game(seed: int, guarded: bool = False) -> str:
+    """A game of two players and nine cards whose choice has one or two such options; with
+    ``guarded``, a move or a read of a pile's top only where the pile holds a card (the engine
+    throws on a move from an empty pile, as most of the others do)."""
     rng = random.Random(seed)
-    options = " ".join(_option(rng) for _ in range(rng.randrange(1, 3)))
+    options = " ".join(_option(rng, guarded) for _ in range(rng.randrange(1, 3)))
     return ("(game (setup (create players 2) (create deck (game iloc STOCK)"
             " (deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK, GREEN)))))\n"
             " (do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK))"

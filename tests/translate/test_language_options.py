@@ -193,3 +193,30 @@ def test_a_card_played_then_the_cards_of_its_rank_left_in_the_hand() -> None:
     assert {tuple(p.options[:2]) for p in out} == {(3, 3)}
     assert {tuple(p.options[2:]) for p in out} <= {(1, 1), (1, 2), (2, 1), (2, 2)}
     assert {tuple(p.scores.values()) for p in out} == {(3, 3)}
+
+
+def test_an_any_after_a_draw_under_a_condition_forks_over_the_hand_as_the_draw_left_it() -> None:
+    """``(((> (size STOCK) 0) DRAW) (any HAND ...))``: where the stock has a card the hand has
+    the card drawn too, else not. Each player holds one card and draws one: two options at every
+    decision (a located refusal before: the preview knew no conditional action)."""
+    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do (((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))"
+                " (any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc WON)))))))))",
+                scoring="(scoring max (size ((current player) vloc WON)))")
+    out = playouts(text, games=6)
+    assert all(p.options == [2] * 4 for p in out)
+
+
+def test_an_any_over_nothing_beside_an_action_under_a_condition_offers_the_option_where_it_holds() -> None:
+    """No card is a FOUR; the option's other action draws where the stock has a card: the engine
+    offers the option with the draw alone while the stock lasts. The translation offered it only
+    beside an action that always runs: no option, and every game stopped at its first decision
+    (found by the generated games of ``tests/translate/generated.py::option_game``, guarded)."""
+    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                " (choice ((do ((any (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) FOUR)) 'C"
+                " (move 'C (top (game vloc DISCARD))))"
+                " ((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) vloc WON)))))))))",
+                scoring="(scoring max (size ((current player) vloc WON)))")
+    out = playouts(text, games=4)
+    assert all(p.options == [1] * 4 for p in out)
+    assert {tuple(p.scores.values()) for p in out} == {(2, 2)}

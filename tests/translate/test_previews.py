@@ -42,9 +42,11 @@ def _previewed(option: str) -> str | None:
     return None if result is None else " ".join(print_recycle(result).split())
 
 
-def _var(option: str) -> str:
-    """The variable a preview names after the move it reads (its line and column)."""
-    move = _option(option).items[0]
+def _var(option: str, inner: bool = False) -> str:
+    """The variable a preview names after the move it reads (its line and column), or the
+    condition (``inner``: the move under it)."""
+    move: Any = _option(option).items[0]
+    move = move.body if inner else move
     return f"'PREVIEW_{move.line}_{move.column}"
 
 
@@ -70,9 +72,15 @@ def _var(option: str) -> str:
      "(== (cardatt RANK 'X) 'R))"),
     (f"(do ({DRAW} (let (size (game iloc HAND)) 'N (any (filter (game iloc HAND) 'X (< 'N 3)) 'C {FORK}))))",
      None),
-], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere", "let", "let-reads"])
+    (f"(do (((> (size (game iloc STOCK)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))",
+     "(union (filter (union (game iloc HAND) (filter (game iloc STOCK) {w} (== {w} (top (game iloc STOCK))))) {v} "
+     "(> (size (game iloc STOCK)) 0)) (filter (game iloc HAND) {v} (not (> (size (game iloc STOCK)) 0))))"),
+    (f"(do ({THROW} ((> (size (game iloc HAND)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))", None),
+], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere", "let", "let-reads",
+        "if-drawn", "if-changed"])
 def test_preview(option: str, expected: str | None) -> None:
-    assert _previewed(option) == (None if expected is None else expected.format(v=_var(option)))
+    wanted = None if expected is None else expected.format(v=_var(option), w=_var(option, "{w}" in expected))
+    assert _previewed(option) == wanted
 
 
 def _keys(keys: set[tuple[str, ...]]) -> set[str]:

@@ -69,7 +69,8 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
                     member = comp.elem_member(sym.domain.collection, sym.domain.env, ctl, sym.var, sym.kind)
                     lits += comp.negate(member, sym.domain.env, option.node)
                 lits += _executable(comp, option, plan.options[(choice.id, option.index)], ctl, nil)
-                offers.append((emitter.choose_term(option, nil), lits))
+                for runs in _running(comp, option, empty, ctl):  # and another action of it runs
+                    offers.append((emitter.choose_term(option, nil), lits + runs))
             with book.group(f"option {option.index} of choice {choice.id}: {describe(option.node)}", option.node):
                 for move, lits in offers:
                     book.add(rule(f("legal", who, move), lits))
@@ -87,6 +88,18 @@ def emit_choices(comp: Compiler, control: Control, emitter: EffectEmitter, plan:
         else:
             book.add(rule(f("legal", who, NOOP), f("seat", who)))
     return warnings
+
+
+def _running(comp: Compiler, option: ir.Option, empty: tuple[ir.Sym, ...], ctl: StepCtl) -> list[list[Literal]]:
+    """The ways an option offered without the forks ``empty`` runs another action: for each
+    fork, an action that always runs (no literal), or the guards of one that may, read in the
+    decision's state (``ir/vacancy.py``)."""
+    ways: list[list[Literal]] = [[]]
+    for sym in empty:
+        guarded = option.vacancies[sym]
+        ways = [way + [lit for guard in guards for lit in comp.cond(guard.cond, guard.env, ctl)]
+                for way in ways for guards in guarded]
+    return ways
 
 
 def _member(comp: Compiler, emitter: EffectEmitter, option: ir.Option, sym: ir.Sym, who: Variable, ctl: StepCtl,

@@ -465,8 +465,8 @@ class Lowerer:
                 if tail:
                     effects += engine_nodes([self.seq([t], tail_env or env, (), fwd) for t in tail], self.nodes)
                 index = len(choice.options)
-                vacant = vacant_forks(self.model, forks, self.plain, legal, effects[:own], option_env)
-                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own, vacant))
+                vacancies = vacant_forks(self.model, forks, self.plain, legal, effects[:own], option_env)
+                choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own, vacancies))
         return choice
 
     def group_options(self, item: Any, env: Env, cid: str) -> list[tuple[Any, Env, list[tuple[Node, Env]]]]:

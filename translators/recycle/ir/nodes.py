@@ -399,8 +399,14 @@ class Option:
     env: Env
     own: int
     #: The forks the option is also offered without, ``nil``, when their collections are empty
-    #: (``ir/vacancy.py``).
-    vacant: tuple[Sym, ...] = ()
+    #: and another of its actions runs: each with the guards of the actions that may (none:
+    #: one always does) (``ir/vacancy.py``).
+    vacancies: dict[Sym, tuple[tuple[Guard, ...], ...]] = field(default_factory=dict)
+
+    @property
+    def vacant(self) -> tuple[Sym, ...]:
+        """The forks the option is also offered without."""
+        return tuple(self.vacancies)
 
 
 @dataclass(eq=False)

@@ -14,6 +14,11 @@ filters) as the earlier actions leave it, in that state, undoing them from the l
   (game sto N) 1)`` is ``(+ (game sto N) 1)``), where every cell of that name read is known to
   be that one or not.
 
+- an action under a condition, ``((> (size STOCK) 0) (move (top STOCK) (top HAND)))``, is the
+  pile as the action leaves it where the condition holds, as it was where not (the union of
+  the two, each filtered by the condition or its negation), where the actions before it change
+  nothing the condition reads.
+
 Anything else (a pile shuffled, a turn cycled, a cell read through a ``let``) gives None, and
 :func:`read_after` refuses the ``any`` with a located error.
 """
@@ -32,6 +37,7 @@ from translators.recycle.syntax.nodes import (
     CardAt,
     CardLocation,
     Compare,
+    Conditional,
     Filter,
     IntLit,
     IntUpdate,
@@ -42,6 +48,7 @@ from translators.recycle.syntax.nodes import (
     SetStr,
     Var,
 )
+from translators.recycle.syntax.nodes import Not as RNot
 from translators.recycle.translation_error import TranslationError
 
 
@@ -139,29 +146,52 @@ def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> 
             continue
         if not _within(action_env, env):
             return None
-        if isinstance(action, (IntUpdate, SetStr)):
-            # the cell read through a `let`, which the rewrite does not see into: still read
-            blank = _assigned(action, env, [base, *conditions], IntLit(0, **at))
-            if blank is None or clash([(action, env)], _wrap(blank[0], filters, blank[1:], at), env):
+        if isinstance(action, Conditional):
+            # ((COND) ACTION): the pile as ACTION leaves it where COND holds, else as it was
+            if clash(before[:index], action.condition, env):
+                return None  # COND read as the actions before it leave the game
+            done = _undo(action.body, env, before[:index], pile, base, filters, conditions, at)
+            if done is None:
                 return None
-            base, *conditions = _assigned(action, env, [base, *conditions]) or blank
+            var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+            kept = (Filter(_wrap(done[0], filters, done[1], at), var, action.condition, **at),
+                    Filter(_wrap(base, filters, conditions, at), var, RNot(action.condition, **at), **at))
+            base, filters, conditions = SetOp("union", kept, **at), [], []
             continue
-        source = _moved_card(action.source, env) if isinstance(action, Move) else None
-        target = _target(action.target, env) if isinstance(action, Move) else None
-        if source is None or target is None or clash(before[:index], source[0], env) \
-                or any(clash([(action, env)], condition, env) for condition in conditions):
+        undone = _undo(action, env, before[:index], pile, base, filters, conditions, at)
+        if undone is None:
             return None
-        card, source_key, source_pile = source
-        if pile not in (source_key, target):
-            return None
-        var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
-        if source_key == pile:
-            base = Filter(base, var, Compare("!=", var, card, kind="card", **at), **at)
-        if target == pile:
-            drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
-            base = SetOp("union", (base, drawn), **at)
+        base, conditions = undone
     result: CardLocation | Filter | SetOp = _wrap(base, filters, conditions, at)
     return result
+
+
+def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: Any, base: Any,
+          filters: list[Filter], conditions: list[Any], at: dict[str, Any]) -> tuple[Any, list[Any]] | None:
+    """The pile ``pile`` (``base`` under the filters) before ``action`` (after ``earlier``), from
+    what it is after: a cell set or moved on, a card moved onto or off it; None otherwise."""
+    if isinstance(action, (IntUpdate, SetStr)):
+        # the cell read through a `let`, which the rewrite does not see into: still read
+        blank = _assigned(action, env, [base, *conditions], IntLit(0, **at))
+        if blank is None or clash([(action, env)], _wrap(blank[0], filters, blank[1:], at), env):
+            return None
+        base, *conditions = _assigned(action, env, [base, *conditions]) or blank
+        return base, conditions
+    source = _moved_card(action.source, env) if isinstance(action, Move) else None
+    target = _target(action.target, env) if isinstance(action, Move) else None
+    if source is None or target is None or clash(earlier, source[0], env) \
+            or any(clash([(action, env)], condition, env) for condition in conditions):
+        return None
+    card, source_key, source_pile = source
+    if pile not in (source_key, target):
+        return None
+    var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+    if source_key == pile:
+        base = Filter(base, var, Compare("!=", var, card, kind="card", **at), **at)
+    if target == pile:
+        drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
+        base = SetOp("union", (base, drawn), **at)
+    return base, conditions
 
 
 def read_after(node: ActionAgg, env: Env, before: tuple[tuple[Node, Env], ...]) -> Any:

@@ -5,9 +5,12 @@ over an empty collection adds no alternative and none of its body's actions, and
 on with the actions beside it; the option is offered when it made any action at all. So in
 ``(do ((any (filter HAND 'C ...) 'C (move 'C (top DISCARD))) (move (top STOCK) (top HAND))))``
 the option is offered, drawing a card, when no card passes the filter. A fork is *vacant*
-(:func:`vacant_forks`) when the option has an action outside its body that always runs: the
-option is then also offered with the fork ``nil`` when its collection is empty, its body's
-effects not run (``emit/choices.py``, ``emit/effects.py``).
+(:func:`vacant_forks`) when the option has an action outside its body: the option is then also
+offered with the fork ``nil`` when its collection is empty and such an action runs (always, or
+where its conditions hold: ``(((> (size STOCK) 0) (move (top STOCK) (top HAND))) (any ...))``
+is offered drawing a card while the stock has one; a condition is read in the decision's
+state, so only where the actions before it change nothing it reads), its body's effects not
+run (``emit/choices.py``, ``emit/effects.py``).
 
 Not vacant: a fork whose body holds a condition of the option's legality (only where the fork
 is the option's one item, so with no other action), and forks among groups, a partition's parts
@@ -21,6 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
+from translators.recycle.ir.footprints import clash
 from translators.recycle.ir.nodes import Env, Sym
 from translators.recycle.symbols.model import GameModel
 
@@ -41,24 +45,36 @@ def never_empty(model: GameModel, sym: Sym) -> bool:
 
 
 def vacant_forks(model: GameModel, forks: Sequence[Sym], plain: Iterable[Sym], legal: Sequence[tuple[object, Env]],
-                 effects: Sequence[ir.Effect], env: Env) -> tuple[Sym, ...]:
+                 effects: Sequence[ir.Effect], env: Env) -> dict[Sym, tuple[tuple[ir.Guard, ...], ...]]:
     """The forks among ``plain`` (forks over elements of a collection) that the option may be
-    offered without (see the module doc): ``effects`` are the option's own, ``env`` its
-    environment."""
+    offered without (see the module doc), each with the ways another action of the option runs:
+    the guards of one action outside the fork's body, none for an action that always runs (then
+    the only way). ``effects`` are the option's own, ``env`` its environment."""
     plain = list(plain)
     outside = env.syms()
-    out = []
+    position = {effect.id: index for index, effect in enumerate(effects)}
+    out: dict[Sym, tuple[tuple[ir.Guard, ...], ...]] = {}
     for sym in forks:
         if sym not in plain or never_empty(model, sym) or any(sym in cond_env.syms() for _, cond_env in legal):
             continue
         mine = set(ancestors(sym, forks))
+        ways: list[tuple[ir.Guard, ...]] = []
         for effect in effects:
             scope = effect.env.syms()
             looped = any(s.domain is not None and s.domain.parallel and s not in outside for s in scope)
-            if not effect.guards and not looped and {s for s in scope if s in forks} <= mine:
-                out.append(sym)
+            if looped or not {s for s in scope if s in forks} <= mine:
+                continue
+            if not effect.guards:
+                ways = [()]
                 break
-    return tuple(out)
+            # a guard read in the decision's state: only where the actions before it (but the
+            # fork's own, which do not run without it) change nothing it reads
+            if not any(clash([(e.node, e.env) for e in effects[:position.get(g.anchor, 0)] if sym not in e.env.syms()],
+                             g.cond, g.env) for g in effect.guards) and tuple(effect.guards) not in ways:
+                ways.append(tuple(effect.guards))
+        if ways:
+            out[sym] = tuple(ways)
+    return out
 
 
 def nil_sets(option: ir.Option) -> list[tuple[frozenset[Sym], tuple[Sym, ...]]]:
