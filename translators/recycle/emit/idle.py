@@ -39,6 +39,10 @@ from translators.recycle.symbols.model import STUCK_NODES
 from translators.recycle.symbols.vocabulary import c, f, num, nxt, rule, true
 
 
+#: An edge of the control graph: child, parent, and the engine's nodes crossed on it.
+Edge = tuple[str, str, int]
+
+
 def batch_nodes(batch: Batch, nodes: Mapping[int, int]) -> int:
     """The engine's nodes that begin in ``batch``."""
     return sum(nodes.get(effect.id, 0) for effect in batch.effects)
@@ -105,26 +109,35 @@ def anchors(roots: Iterable[str], edges: Iterable[tuple[str, str, int]],
     return out
 
 
-def _carried(edges: list[tuple[str, str, int]], counts: Mapping[str, frozenset[int]],
+def _carried(edges: list[Edge], counts: Mapping[str, frozenset[int]],
              anchored: Mapping[str, Anchor]) -> int:
     """How many ``(idle_w NODE COUNT)`` rules the counts take."""
     return sum(len(counts.get(anchored.get(parent, (None, 0))[0] or "", (0,)))
                for child, parent, _ in edges if anchored.get(child, (None, 0))[0] == child)
 
 
-def emit_idle(book: RuleBook, plan: StepPlan, control: Control, emitter: EffectEmitter, nodes: Mapping[int, int],
-              declared: int, has_choices: bool) -> None:
-    """The count of the engine's nodes since the last choice (the module doc); ``declared``: the
-    game's declarations, the first of the nodes the engine counts before the first choice."""
+def walk_counts(plan: StepPlan, control: Control, nodes: Mapping[int, int]
+                ) -> tuple[list[Edge], dict[str, frozenset[int]], dict[str, Anchor]]:
+    """The control graph's edges weighed by the engine's nodes crossed on them, each node's
+    counts and anchor: the items of skipped batches counted in the stages that need not reach
+    a choice, unless that takes more ``idle_w`` rules than there are edges (the module doc)."""
     looping = {skip: batch_nodes(plan.batches[b], nodes) for skip, b in control.skips.items()
                if plan.batches[b].block in plan.apart}
     edges = [(child, parent, w + looping.get(child, 0)) for child, parent, w in control.edges]
     counts = path_counts(control.roots, edges)
     anchored = anchors(control.roots, edges, counts)
-    if _carried(edges, counts, anchored) > len(edges):  # a long chain of guarded steps: see the module doc
+    if _carried(edges, counts, anchored) > len(edges):
         edges = control.edges
         counts = path_counts(control.roots, edges)
         anchored = anchors(control.roots, edges, counts)
+    return edges, counts, anchored
+
+
+def emit_idle(book: RuleBook, plan: StepPlan, control: Control, emitter: EffectEmitter, nodes: Mapping[int, int],
+              declared: int, has_choices: bool) -> None:
+    """The count of the engine's nodes since the last choice (the module doc); ``declared``: the
+    game's declarations, the first of the nodes the engine counts before the first choice."""
+    edges, counts, anchored = walk_counts(plan, control, nodes)
     adds: dict[int, list[list[Literal]]] = defaultdict(list)
     pres: dict[int, list[list[Literal]]] = defaultdict(list)
 
@@ -235,4 +248,4 @@ def _emit_end(book: RuleBook, places: int, pres: Mapping[int, list[list[Literal]
         book.add(rule(c("normal_end"), c("idle_over"), Not(c("has_failed"))))
 
 
-__all__ = ["Anchor", "anchors", "batch_nodes", "emit_idle", "path_counts"]
+__all__ = ["Anchor", "Edge", "anchors", "batch_nodes", "emit_idle", "path_counts", "walk_counts"]
