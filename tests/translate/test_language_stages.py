@@ -124,3 +124,20 @@ def test_a_stage_ending_on_the_top_card_of_a_shuffled_stock() -> None:
                 scoring="(scoring max (size ((current player) iloc HAND)))")
     out = playouts(text, games=12)
     assert {p.decisions for p in out} <= {0, 1, 2, 3} and len({p.decisions for p in out}) > 1
+
+
+def test_the_block_drawing_a_top_card_before_a_choice_is_not_one_of_the_engine_s_nodes() -> None:
+    """A declaration, a shuffle, 98 passes of a count (197 nodes), the second stage's end check:
+    the engine reaches the choice at its 200th node and plays on, six draws. The translation's
+    block before the choice that draws the stock's top (its legality reads it: ``ir/peeks.py``)
+    was counted too, the 201st: every game ended there. One more pass, and both end there."""
+    choice = ("(choice (((== (cardatt SUIT (top (game iloc STOCK))) RED)"
+              " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))"
+              " ((!= (cardatt SUIT (top (game iloc STOCK))) RED)"
+              " (move (top (game iloc STOCK)) (top ((current player) vloc WON))))))")
+    for passes, draws in ((98, 6), (99, 0)):
+        text = game("(do ((shuffle (game iloc STOCK))))"
+                    f" (stage player (end (>= (game sto K) {passes})) (do ((inc (game sto K) 1))))"
+                    f" (stage player (end (== (size (game iloc STOCK)) 0)) {choice})", scoring=HAND)
+        text = text.replace("(game ", "(game (declare 1 'ONE) ", 1)
+        assert {p.decisions for p in playouts(text, games=2)} == {draws}

@@ -60,6 +60,7 @@ from translators.recycle.ir.partitions import (
     kept_groups,
     with_value,
 )
+from translators.recycle.ir.peeks import is_peek
 from translators.recycle.ir.previews import read_after
 from translators.recycle.ir.repeats import unrolled_passes
 from translators.recycle.ir.setchoice import Conditions, set_fork
@@ -151,14 +152,16 @@ class Lowerer:
         """Lower a stage body (or the top level)."""
         out: list[ir.Item] = []
         pending: list[list[ir.Effect]] = []
+        added: set[int] = set()  # the positions in pending of blocks the engine does not have
         forwards: Forwards = {}
 
         def flush() -> None:
             nonlocal pending, forwards
             if any(pending):
                 self.blocks += 1
-                out.append(ir.Block(f"b{self.blocks}", engine_nodes(pending, self.nodes)))
+                out.append(ir.Block(f"b{self.blocks}", engine_nodes(pending, self.nodes, frozenset(added))))
             pending, forwards = [], {}
+            added.clear()
 
         items = list(items)
         i = 0
@@ -181,6 +184,8 @@ class Lowerer:
                     item = item.body
                 out.append(self.choice(item, inner_env, tail, env))
             else:
+                if is_peek(item):
+                    added.add(len(pending))
                 pending.append(self.seq([item], env, (), forwards))
         flush()
         return out

@@ -67,4 +67,11 @@ def peek_before(game: Game, tops: Mapping[Site, list[CardAt]], key: str) -> Game
     return rewrite_flow(game, lambda node: isinstance(node, Stage), lambda stage: replace(stage, body=insert(stage.body)))
 
 
-__all__ = ["peek_before", "peek_name"]
+def is_peek(item: Any) -> bool:
+    """Whether a stage body's item is a block :func:`peek_before` added (not the engine's)."""
+    return isinstance(item, Do) and bool(item.items) and all(
+        isinstance(a, SetStr) and isinstance(a.storage.owner, GameOwner) and isinstance(a.storage.name, Name)
+        and a.storage.name.text.startswith("PEEK_") for a in item.items)
+
+
+__all__ = ["is_peek", "peek_before", "peek_name"]
