@@ -256,7 +256,7 @@ def _run(game: Game) -> Translation:
         emit_chance(comp)
     emit_storage(comp)
     emit_turns(book, comp.tables, control, plan, bool(program.choices))
-    emit_idle(book, plan, control, emitter, program.nodes, len(game.declarations), bool(program.choices))
+    emit_idle(book, plan, control, emitter, program, len(game.declarations), bool(program.choices))
     emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked,
                     spliced_piles(program, model, comp.domains) & comp.linked,
                     returned_piles(program, model, comp.domains, comp.ordered))

@@ -34,10 +34,10 @@ from translators.recycle.analysis.batches import Batch, StepPlan
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
 from translators.recycle.emit.wide import digit_less
+from translators.recycle.ir import nodes as ir
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import STUCK_NODES
 from translators.recycle.symbols.vocabulary import c, f, num, nxt, rule, true
-
 
 #: An edge of the control graph: child, parent, and the engine's nodes crossed on it.
 Edge = tuple[str, str, int]
@@ -133,10 +133,25 @@ def walk_counts(plan: StepPlan, control: Control, nodes: Mapping[int, int]
     return edges, counts, anchored
 
 
-def emit_idle(book: RuleBook, plan: StepPlan, control: Control, emitter: EffectEmitter, nodes: Mapping[int, int],
+def can_stick(program: ir.Program, declared: int) -> bool:
+    """Whether the engine can run ``STUCK_NODES`` nodes without a choice: a stage may go round
+    without one (no choice among the items of its body), or there are so many nodes that one
+    walk from a choice to the next, through at most the rest of a pass and the start of the
+    next of every stage, may cross that many."""
+    stages = program.stages.values()
+    if any(not any(isinstance(item, ir.ChoiceNode) for item in stage.body) for stage in stages):
+        return True
+    return declared + 2 * (sum(program.nodes.values()) + 2 * len(stages)) >= STUCK_NODES
+
+
+def emit_idle(book: RuleBook, plan: StepPlan, control: Control, emitter: EffectEmitter, program: ir.Program,
               declared: int, has_choices: bool) -> None:
-    """The count of the engine's nodes since the last choice (the module doc); ``declared``: the
+    """The count of the engine's nodes since the last choice (the module doc), where the engine
+    can reach ``STUCK_NODES`` (:func:`can_stick`; no rule where it cannot); ``declared``: the
     game's declarations, the first of the nodes the engine counts before the first choice."""
+    if not can_stick(program, declared):
+        return
+    nodes = program.nodes
     edges, counts, anchored = walk_counts(plan, control, nodes)
     adds: dict[int, list[list[Literal]]] = defaultdict(list)
     pres: dict[int, list[list[Literal]]] = defaultdict(list)
@@ -248,4 +263,4 @@ def _emit_end(book: RuleBook, places: int, pres: Mapping[int, list[list[Literal]
         book.add(rule(c("normal_end"), c("idle_over"), Not(c("has_failed"))))
 
 
-__all__ = ["Anchor", "Edge", "anchors", "batch_nodes", "emit_idle", "path_counts", "walk_counts"]
+__all__ = ["Anchor", "Edge", "anchors", "batch_nodes", "can_stick", "emit_idle", "path_counts", "walk_counts"]
