@@ -42,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ggp.errors import GGPError
 from ggp.gdl.load import load_game
 from ggp.gdl.rules import GameDescription
 from ggp.reasoner import REASONERS
@@ -301,14 +302,17 @@ def main() -> None:
     what.add_argument("--strength", action="store_true", help="ismcts compiled against ismcts fast at equal clocks")
     args = parser.parse_args()
     games = [Path(g) for g in args.games]
-    if args.start:
-        start_table(games or START_GAMES, args.reasoner)
-    elif args.percepts:
-        percepts_table(games or START_GAMES[:1])
-    elif args.strength:
-        strength_table(games or STRENGTH_GAMES, args.matches, args.clock)
-    else:
-        playouts_table(games or DEFAULT_GAMES, args.seconds, not args.no_oracle)
+    try:
+        if args.start:
+            start_table(games or START_GAMES, args.reasoner)
+        elif args.percepts:
+            percepts_table(games or START_GAMES[:1])
+        elif args.strength:
+            strength_table(games or STRENGTH_GAMES, args.matches, args.clock)
+        else:
+            playouts_table(games or DEFAULT_GAMES, args.seconds, not args.no_oracle)
+    except GGPError as error:  # a game file missing or ill-formed: its location, not a traceback
+        sys.exit(f"benchmarks/reasoner.py: {error}")
 
 
 if __name__ == "__main__":
