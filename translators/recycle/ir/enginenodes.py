@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from translators.recycle.ir import nodes as ir
+from translators.recycle.ir.peeks import is_peek
 
 
-def engine_nodes(items: list[list[ir.Effect]], nodes: dict[int, int], uncounted: frozenset[int] = frozenset()
-                 ) -> list[ir.Effect]:
-    """The effects of a stage body's items, in order; each item counted in ``nodes`` at its
-    first effect (one with none, at the next one's, or the last effect), but those at the
-    positions ``uncounted`` (blocks the translation adds: ``ir/peeks.py``)."""
-    effects = [e for made in items for e in made]
+def engine_nodes(items: list[tuple[Any, list[ir.Effect]]], nodes: dict[int, int]) -> list[ir.Effect]:
+    """The effects of a stage body's items (each with its syntax), in order; each item counted
+    in ``nodes`` at its first effect (one with none, at the next one's, or the last effect), but
+    the blocks the translation adds (``ir/peeks.py``)."""
+    effects = [e for _, made in items for e in made]
     waiting = 0
-    for position, made in enumerate(items):
-        waiting += position not in uncounted
+    for item, made in items:
+        waiting += not is_peek(item)
         if made:
             nodes[made[0].id] = nodes.get(made[0].id, 0) + waiting
             waiting = 0

@@ -60,7 +60,6 @@ from translators.recycle.ir.partitions import (
     kept_groups,
     with_value,
 )
-from translators.recycle.ir.peeks import is_peek
 from translators.recycle.ir.previews import read_after
 from translators.recycle.ir.repeats import unrolled_passes
 from translators.recycle.ir.setchoice import Conditions, set_fork
@@ -151,17 +150,15 @@ class Lowerer:
     def flow(self, items: Any, env: Env) -> list[ir.Item]:
         """Lower a stage body (or the top level)."""
         out: list[ir.Item] = []
-        pending: list[list[ir.Effect]] = []
-        added: set[int] = set()  # the positions in pending of blocks the engine does not have
+        pending: list[tuple[Any, list[ir.Effect]]] = []
         forwards: Forwards = {}
 
         def flush() -> None:
             nonlocal pending, forwards
-            if any(pending):
+            if any(made for _, made in pending):
                 self.blocks += 1
-                out.append(ir.Block(f"b{self.blocks}", engine_nodes(pending, self.nodes, frozenset(added))))
+                out.append(ir.Block(f"b{self.blocks}", engine_nodes(pending, self.nodes)))
             pending, forwards = [], {}
-            added.clear()
 
         items = list(items)
         i = 0
@@ -184,9 +181,7 @@ class Lowerer:
                     item = item.body
                 out.append(self.choice(item, inner_env, tail, env))
             else:
-                if is_peek(item):
-                    added.add(len(pending))
-                pending.append(self.seq([item], env, (), forwards))
+                pending.append((item, self.seq([item], env, (), forwards)))
         flush()
         return out
 
@@ -468,7 +463,7 @@ class Lowerer:
                 effects = self.item(item, option_env, (), fwd)
                 own = len(effects)
                 if tail:
-                    effects += engine_nodes([self.seq([t], tail_env or env, (), fwd) for t in tail], self.nodes)
+                    effects += engine_nodes([(t, self.seq([t], tail_env or env, (), fwd)) for t in tail], self.nodes)
                 index = len(choice.options)
                 vacancies = vacant_forks(self.model, forks, self.plain, legal, effects[:own], option_env)
                 choice.options.append(ir.Option(index, whole, tuple(forks), legal, effects, option_env, own, vacancies))
