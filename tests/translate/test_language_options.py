@@ -15,16 +15,20 @@ from translators.recycle.translate import compile_game
 DEAL1 = "(do ((shuffle (game iloc STOCK)) (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))"
 
 
+def _throw_a_rank_then_draw(rank: str, deal: str) -> str:
+    """After ``deal``, each turn an option throwing away a card of ``rank`` from the hand and
+    drawing a card, until the stock is empty; scored by the hand."""
+    return game(deal + " (stage player (end (== (size (game iloc STOCK)) 0))"
+                f" (choice ((do ((any (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) {rank})) 'C"
+                " (move 'C (top (game vloc DISCARD))))"
+                " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))", scoring=HAND)
+
+
 def test_an_any_over_nothing_beside_another_action_still_offers_the_option() -> None:
     """No card is a FOUR, so the ``any`` never has a card: the engine offers the option with
     its draw alone, once at every decision. The translation offered no option and every game
     stopped at its first decision (``stuck``)."""
-    text = game("(do ((shuffle (game iloc STOCK))))"
-                " (stage player (end (== (size (game iloc STOCK)) 0))"
-                " (choice ((do ((any (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) FOUR)) 'C"
-                " (move 'C (top (game vloc DISCARD))))"
-                " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))", scoring=HAND)
-    out = playouts(text, games=4)
+    out = playouts(_throw_a_rank_then_draw("FOUR", "(do ((shuffle (game iloc STOCK))))"), games=4)
     assert all(p.options == [1] * 6 for p in out)
     assert {tuple(p.scores.values()) for p in out} == {(3, 3)}
 
@@ -32,11 +36,7 @@ def test_an_any_over_nothing_beside_another_action_still_offers_the_option() -> 
 def test_an_any_over_a_filter_some_cards_pass_offers_them_or_else_the_other_action_alone() -> None:
     """A player holding ONEs throws one away with the draw, else draws alone: as many options
     as ONEs held, or one. The two ONEs thrown away leave the hands short by as many."""
-    text = game(DEAL1 + " (stage player (end (== (size (game iloc STOCK)) 0))"
-                " (choice ((do ((any (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) ONE)) 'C"
-                " (move 'C (top (game vloc DISCARD))))"
-                " (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))", scoring=HAND)
-    out = playouts(text, games=12)
+    out = playouts(_throw_a_rank_then_draw("ONE", DEAL1), games=12)
     assert all(p.decisions == 4 and set(p.options) <= {1, 2} for p in out)
     finals = {tuple(p.scores.values()) for p in out}
     assert all(3 - a + 3 - b <= 2 for a, b in finals)

@@ -33,7 +33,7 @@ from ggp.gdl.terms import Variable
 from translators.recycle.analysis.batches import Batch, StepPlan
 from translators.recycle.emit.control import Control
 from translators.recycle.emit.effects import EffectEmitter
-from translators.recycle.emit.wide import digit_less
+from translators.recycle.emit.wide import digit_adder, digit_less
 from translators.recycle.ir import nodes as ir
 from translators.recycle.rulebook.book import RuleBook
 from translators.recycle.symbols.model import STUCK_NODES
@@ -48,7 +48,7 @@ def batch_nodes(batch: Batch, nodes: Mapping[int, int]) -> int:
     return sum(nodes.get(effect.id, 0) for effect in batch.effects)
 
 
-def path_counts(roots: Iterable[str], edges: Iterable[tuple[str, str, int]]) -> dict[str, frozenset[int]]:
+def path_counts(roots: Iterable[str], edges: Iterable[Edge]) -> dict[str, frozenset[int]]:
     """For every node of the control graph, the counts of nodes the paths reaching it cross
     (``edges``: child, parent, nodes crossed on the edge), at most :data:`STUCK_NODES`."""
     parents = _parents(edges)
@@ -58,7 +58,7 @@ def path_counts(roots: Iterable[str], edges: Iterable[tuple[str, str, int]]) -> 
     return counts
 
 
-def _parents(edges: Iterable[tuple[str, str, int]]) -> dict[str, list[tuple[str, int]]]:
+def _parents(edges: Iterable[Edge]) -> dict[str, list[tuple[str, int]]]:
     parents: dict[str, list[tuple[str, int]]] = defaultdict(list)
     for child, parent, weight in edges:
         parents[child].append((parent, weight))
@@ -90,7 +90,7 @@ def _parents_first(parents: Mapping[str, list[tuple[str, int]]], done: Iterable[
 Anchor = tuple[str | None, int]
 
 
-def anchors(roots: Iterable[str], edges: Iterable[tuple[str, str, int]],
+def anchors(roots: Iterable[str], edges: Iterable[Edge],
             counts: Mapping[str, frozenset[int]]) -> dict[str, Anchor]:
     """Each node's :data:`Anchor`: the node itself where paths of several counts meet there,
     else its parent's anchor (a node below one parent adds that edge's count to its parent's)."""
@@ -203,17 +203,17 @@ def _emit_count(book: RuleBook, places: int, adds: Mapping[int, list[list[Litera
                     f"{STUCK_NODES} without one"):
         for place, digit in enumerate(_digits(declared, places)):
             book.add(rule(f("init", f("idle", num(place), num(digit)))))
-        added: list[set[int]] = [{0} for _ in range(places)]
+        added: set[int] = set()  # the places some step adds to
         for total, bodies in sorted(adds.items()):
             for body in bodies:
                 book.add(rule(f("idle_add", num(total)), body))
             for place, digit in enumerate(_digits(total, places)):
-                added[place].add(digit)
                 if digit:
+                    added.add(place)
                     book.add(rule(f("idle_plus", num(place), num(digit)), f("idle_add", num(total))))
         x = Variable("x")
         for place in range(places):  # a place no step adds to, or this step does not
-            if len(added[place]) > 1:
+            if place in added:
                 book.add(rule(f("idle_adds", num(place)), f("idle_plus", num(place), x)))
             book.add(rule(f("idle_digit", num(place), num(0)), Not(f("idle_adds", num(place)))))
         book.add(rule(f("idle_digit", k, x), f("idle_plus", k, x)))
@@ -222,15 +222,9 @@ def _emit_count(book: RuleBook, places: int, adds: Mapping[int, list[list[Litera
         if has_choices:
             for place in range(places):
                 book.add(rule(f("idle_base", num(place), num(0)), c("choicestep")))
-        for place in range(places):
-            for digit in range(10):
-                for plus in sorted(added[place]):
-                    for carry in ((0,) if place == 0 else (0, 1)):
-                        total = digit + plus + carry
-                        book.add(rule(f("idle_dsum", num(place), num(digit), num(plus), num(carry),
-                                        num(total % 10), num(total // 10))))
+        dadd = digit_adder(book)
         book.add(rule(f("idle_carry", num(0), num(0))))
-        here = [f("idle_base", k, d), f("idle_digit", k, a), f("idle_carry", k, ci), f("idle_dsum", k, d, a, ci, e, co)]
+        here = [f("idle_base", k, d), f("idle_digit", k, a), f("idle_carry", k, ci), f(dadd, d, a, ci, e, co)]
         book.add(rule(nxt(f("idle", k, e)), here, Not(c("idle_overflow"))))
         book.add(rule(f("idle_carry_up", k, co), here))
         for place in range(places):
