@@ -189,14 +189,16 @@ def test_a_rummy_hand_laid_down_whole_stops_both_sides_alike(runner: Path) -> No
 #: a card played to take a set of table cards adding up to it (a choice of a card, then of a subset,
 #: the sets as data), a set of table cards worth 7 taken (a choice of a subset alone), a card laid
 #: only when none can take (a condition over 1,324 card sets),
-#: hands given and taken off their tops past the pile analysis's budget, each player's own point
+#: hands given and taken off their tops past the pile analysis's budget, cards laid on the next
+#: player's pile past that budget where the piles' whole order is costly, each player's own point
 #: map changed in play, an assortment for two teams (the turn cycled to a chosen player, a
 #: team's points halved), and games of the kind users write (Sevens, Oh Hell, President,
 #: Beggar-my-neighbour, Durak, Whist with the suit led worth more each trick).
 GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "chips2", "pairs2",
-               "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "ownmaps2", "whist4",
+               "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "onto4", "ownmaps2",
+               "whist4",
                "filterends2", "scopa2", "sweep2"}
 
 

@@ -401,6 +401,23 @@ def test_hands_past_the_pile_analysis_budget_keep_their_whole_order_when_it_is_c
     assert [p.ending for p in runs] == ["end"] * 12
 
 
+def test_piles_past_the_budget_whose_whole_order_is_costly_keep_the_card_under_their_top() -> None:
+    """A card laid on the next player's empty pile, then the owner's on it, the top put away: the
+    pile analysis of the four piles passes its budget and their whole order costs 4 x 52^2
+    links, so each keeps its known top and the card under it (``(second L C)``), and the card
+    left is its known top: every game plays to its end (the known top alone before, and most
+    games ended with ``(failed order)``); against the engine's figures
+    (``tests/conformance/games/onto4.rcy`` is replayed against the engine)."""
+    path = Path(__file__).parents[1] / "conformance" / "games" / "onto4.rcy"
+    text = path.read_text(encoding="utf-8")
+    kif = compile_game(parse_recycle(text, "onto4.rcy")).kif
+    assert not any(line.startswith("(linked ") for line in kif.splitlines())
+    assert {line for line in kif.splitlines() if line.startswith("(keepsecond ")} == {
+        f"(keepsecond (loc player{i} vloc pile))" for i in range(4)}
+    runs = playouts(text, 12)
+    assert [p.ending for p in runs] == ["end"] * 12
+
+
 def test_the_piles_whose_order_is_kept_are_the_same_for_every_seat_of_a_symmetric_game() -> None:
     """Santase's two players are alike, so are their trick piles: both keep their whole order or
     neither. (The pile analysis remembered locations by the identity of short-lived bindings,

@@ -155,10 +155,11 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
         raise TranslationError(game, "the bottom card, or the top or bottom N cards, of a shuffled pile cannot be "
                                f"read ({', '.join(sorted(str(p) for p in linked & heapy))})")
     # piles filled card by card whose top can be read where only their known top is kept
-    linked |= crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
+    crowding = crowded_piles(program, model, domains, loose_piles(program, model, domains, ordered, linked), heapy)
+    linked |= crowding.whole
     # piles moved whole onto piles whose top is read: their order kept, their links carried over
-    carried = bulk_linked(program, model, ordered, heapy,
-                          pile_capacity(program, model, execution_bounds(program, model)), blind)
+    capacity = pile_capacity(program, model, execution_bounds(program, model))
+    carried = bulk_linked(program, model, ordered, heapy, capacity, blind)
     linked |= carried
     ordered |= carried
     wide = Wide(book, ranges.wide)
@@ -167,6 +168,7 @@ def analysed(game: Game, book: RuleBook | None = None) -> tuple[Expressions, Ste
     comp.peeked = peeked(program, model) & heapy
     comp.unread = unread_families(model.game)
     comp.unkept = linked & bulk_targets(program, model)
+    comp.second = {pile for pile in crowding.second if capacity[pile] > 1}  # where a card can lie under the top
     return comp, plan
 
 
@@ -259,7 +261,7 @@ def _run(game: Game) -> Translation:
     emit_idle(book, plan, control, emitter, program, len(game.declarations), bool(program.choices))
     emit_card_state(book, model, emitter, comp.ordered, comp.heapy, comp.linked,
                     spliced_piles(program, model, comp.domains) & comp.linked,
-                    returned_piles(program, model, comp.domains, comp.ordered))
+                    returned_piles(program, model, comp.domains, comp.ordered), comp.second)
     emitter.emit_temps(plan.batches, plan.blocks)
     emit_ending(comp, bool(program.choices))
     emit_percepts(book, model, emitter)

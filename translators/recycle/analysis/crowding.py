@@ -21,14 +21,16 @@ lost is one whose known top is all the program observes. A family whose explorat
 the budget (:data:`WORK_LIMIT`, :data:`GAME_WORK_LIMIT`, :data:`STATE_LIMIT`: deterministic, so
 the same file gives the same rules everywhere) keeps its whole order when that costs at most
 :data:`LINK_LIMIT` links (the squares of how many cards each of its piles can hold: never wrong,
-a little slower), else its known top only: a read of a lost order then still ends the game
+a little slower), else its known top and the card under it (``second``, linear in its cards: a
+card played onto another player's trick pile, the pile's own card put on it, then the top taken
+away leaves the first card known): a read of a lost order, deeper, then still ends the game
 visibly with ``(failed order)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from translators.recycle.analysis.batches import AccessAnalysis
 from translators.recycle.analysis.memo import ByIdentity
@@ -80,25 +82,35 @@ class _TooLarge(Exception):
     """The family has too many abstract states."""
 
 
+class Crowding(NamedTuple):
+    """What :func:`crowded_piles` found: the piles that need their whole order, and those (of
+    families past the budget whose whole order is costly) that keep the card under their known
+    top as well."""
+
+    whole: set[Location]
+    second: set[Location]
+
+
 def crowded_piles(program: ir.Program, model: GameModel, domains: CardDomains,
-                  piles: Iterable[Location], heapy: set[Location]) -> set[Location]:
+                  piles: Iterable[Location], heapy: set[Location]) -> Crowding:
     """The piles among ``piles`` whose top can be read while the rules that keep only their
     known top do not know it (the order under it lost): these need their whole order. A family
-    past the budget is in when its whole order is cheap (see the module doc)."""
+    past the budget is in when its whole order is cheap, else it keeps its top two cards (see
+    the module doc)."""
     families: dict[str, list[Location]] = {}
     for pile in sorted(piles):
         families.setdefault(pile.name, []).append(pile)
-    out: set[Location] = set()
+    out = Crowding(set(), set())
     spent = 0
     for family in families.values():
         explorer = _Explorer(program, model, domains, family, heapy,
                              min(WORK_LIMIT, GAME_WORK_LIMIT - spent))
         try:
-            out |= explorer.run()
+            out.whole.update(explorer.run())
         except _TooLarge:
-            # past the budget: the whole order where it is cheap, else the known top (module doc)
-            if sum(len(domains.location(pile)) ** 2 for pile in family) <= LINK_LIMIT:
-                out |= set(family)
+            # past the budget: the whole order where it is cheap, else the top two (module doc)
+            cheap = sum(len(domains.location(pile)) ** 2 for pile in family) <= LINK_LIMIT
+            (out.whole if cheap else out.second).update(family)
         spent += explorer.work
     return out
 
@@ -519,4 +531,4 @@ def _all_stages(program: ir.Program) -> Iterable[ir.StageRef]:
     return (stage.ref for stage in program.stages.values())
 
 
-__all__ = ["GAME_WORK_LIMIT", "LINK_LIMIT", "STATE_LIMIT", "WORK_LIMIT", "crowded_piles"]
+__all__ = ["GAME_WORK_LIMIT", "LINK_LIMIT", "STATE_LIMIT", "WORK_LIMIT", "Crowding", "crowded_piles"]

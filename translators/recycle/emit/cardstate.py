@@ -7,8 +7,10 @@ A shuffled pile has no known top and no lost mark: it is a heap, and taking (or 
 top is a random choice (``(heaptop LOC)``). So:
 
 - moving a card onto an ordered location makes it the known top (and the order below is lost
-  if the location already had a known top);
-- taking the known top leaves a heap (if the rest was a heap) or a lost order;
+  if the location already had a known top, unless the pile keeps the card under its top as well,
+  :func:`keep_second`);
+- taking the known top leaves a heap (if the rest was a heap), the card under it as the known top
+  (where it is kept) or a lost order;
 - a shuffle makes a heap; moving a whole heap onto an empty location keeps it a heap; a bulk move
   that brings one card is a push; other bulk moves onto an ordered location lose its order (the
   bottom-to-top kind keeps its top); a bulk move under its bottom leaves its top
@@ -50,10 +52,12 @@ from translators.recycle.symbols.vocabulary import (
 def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
                     ordered: set[Location], heapy: set[Location], linked: AbstractSet[Location] = frozenset(),
                     spliced: AbstractSet[Location] = frozenset(),
-                    returned: AbstractSet[Location] = frozenset()) -> None:
+                    returned: AbstractSet[Location] = frozenset(),
+                    second: AbstractSet[Location] = frozenset()) -> None:
     """The card fluents' initial values, their frame and update rules (``spliced``: the linked
     piles a card can leave from between others; ``returned``: the piles a move may put a card
-    back on, ``analysis/order.py::returned_piles``)."""
+    back on, ``analysis/order.py::returned_piles``; ``second``: the piles that keep the card
+    under their known top, :func:`keep_second`)."""
     C, L, F, T, X = (Variable(n) for n in ("c", "l", "f", "t", "x"))
     with book.group("the cards as created: where each is, and the top of ordered piles"):
         for item in model.cards:
@@ -169,7 +173,10 @@ def emit_card_state(book: RuleBook, model: GameModel, emitter: EffectEmitter,
             book.add(rule(nxt(f("ontop", L, C)), f("push", L, C), [Not(f("pushabove", L, C))] if many else []))
             book.add(rule(nxt(f("ontop", L, C)), true(f("ontop", L, C)), Not(f("topleaves", L)),
                           Not(f("pushed", L)), Not(f("reorder", L))))
-            book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L), Not(f("linked", L))))
+            kept = [Not(f("keepsecond", L))] if second else []
+            book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hasontop", L), Not(f("linked", L)), *kept))
+            if second:
+                keep_second(book, second, bool(many))
             book.add(rule(nxt(f("lost", L)), true(f("lost", L)), f("nonempty", L), Not(f("shuffled", L)),
                           Not(f("bulkin", L))))
             kept = [Not(f("bulkkept", L))] if emitter.whole_bulks else []
@@ -282,6 +289,26 @@ def card_chain(book: RuleBook, model: GameModel) -> None:
     book.memo[("cardnext",)] = True
     for before, after in pairwise(model.cards):
         book.add(rule(f("cardnext", card_constant(model, before.id), card_constant(model, after.id))))
+
+
+def keep_second(book: RuleBook, piles: AbstractSet[Location], many: bool) -> None:
+    """``(second L C)``: card C lies under the known top of pile L, for the piles whose whole
+    order is too costly to keep where their known top alone is not enough
+    (``analysis/crowding.py``). A card pushed onto a known top makes it the second; the top
+    taken away makes the second the known top; the order is lost only when a push buries a
+    known second (or the top is replaced while one lies under it)."""
+    L, C, X = (Variable(n) for n in ("l", "c", "x"))
+    for place in sorted(piles):
+        book.add(rule(f("keepsecond", loc(place))))
+    book.add(rule(f("hassecond", L), true(f("second", L, C))))
+    book.add(rule(f("secondleaves", L), f("leave", L, C), true(f("second", L, C))))
+    one = [Not(f("pushmany", L))] if many else []
+    book.add(rule(nxt(f("second", L, X)), f("keepsecond", L), f("pushed", L), true(f("ontop", L, X)),
+                  Not(f("topleaves", L)), *one))
+    stays = [Not(f("pushed", L)), Not(f("secondleaves", L)), Not(f("reorder", L))]
+    book.add(rule(nxt(f("second", L, X)), true(f("second", L, X)), Not(f("topleaves", L)), *stays))
+    book.add(rule(nxt(f("ontop", L, X)), true(f("second", L, X)), f("topleaves", L), *stays))
+    book.add(rule(nxt(f("lost", L)), f("pushed", L), f("hassecond", L)))
 
 
 def bulk_under_bottom(book: RuleBook, rels: list[str], linked: bool) -> None:

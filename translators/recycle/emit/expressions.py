@@ -104,6 +104,8 @@ class Expressions:
         #: The integer cells the game never reads: their changes make no rules.
         self.unread: frozenset[tuple[str, str]] = frozenset()
         self.unkept: set[Location] = set()
+        #: The piles that keep the card under their known top too (``analysis/crowding.py``).
+        self.second: set[Location] = set()
         self.batch_of = batch_of
         self.fresh = Fresh(program.variables)
         self.tables = Tables(book)
