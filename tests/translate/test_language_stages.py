@@ -114,6 +114,18 @@ def test_a_count_in_an_end_condition_s_and_goes_on_past_its_constant() -> None:
     assert {tuple(p.scores.values()) for p in playouts(text, games=4)} == {(5, 6)}
 
 
+def test_a_count_lowered_away_from_the_constant_its_stage_ends_on_keeps_its_bound() -> None:
+    """``(> (game sto POINTS) 5)`` ends the stage, and every turn lowers the count by 2: the end
+    stops the count going up only, so going down it keeps the bound of how often it is lowered
+    (six draws: -12). It was kept within a round past 0 (-6) as if the end stopped it both ways,
+    and every game ended ``(failed overflow)`` (found by the differential fuzz: a NinetyEight
+    lowering its count for every card but a TEN)."""
+    text = game("(stage player (end (or (== (size (game iloc STOCK)) 0) (> (game sto POINTS) 5)))"
+                " (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))"
+                " (do ((dec (game sto POINTS) 2) (set ((current player) sto SCORE) (game sto POINTS)))))")
+    assert {tuple(p.scores.values()) for p in playouts(text, games=4)} == {(-10, -12)}
+
+
 def test_a_stage_ending_on_the_top_card_of_a_shuffled_stock() -> None:
     """The stage ends when the stock's top card is RED: read where ``random`` cannot draw it, it
     was never RED and every game drew all six cards (the engine: none to three draws). The

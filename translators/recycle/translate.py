@@ -25,6 +25,7 @@ from ggp.errors import Location, Problem
 from ggp.gdl.rules import GameDescription
 from translators.recycle.analysis.batches import AccessAnalysis, StepPlan, plan_steps
 from translators.recycle.analysis.blind import blind_places
+from translators.recycle.analysis.bounds import execution_bounds
 from translators.recycle.analysis.crowding import crowded_piles
 from translators.recycle.analysis.moves import move_names, option_places
 from translators.recycle.analysis.order import (
@@ -43,7 +44,7 @@ from translators.recycle.analysis.order import (
 )
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
-from translators.recycle.analysis.ranges import Ranges, execution_bounds, integer_ranges
+from translators.recycle.analysis.ranges import Ranges, integer_ranges
 from translators.recycle.analysis.rooms import group_rooms, slot_warning, slot_warnings
 from translators.recycle.analysis.spans import next_spans, range_spans, span_warnings
 from translators.recycle.analysis.unread import unread_families

@@ -14,7 +14,7 @@ Conditions are evaluated in three values (true, false, unknown): whatever cannot
 whose guard is unknown may run or not, and an end that is unknown may not hold. Every path the
 game can take is among the paths explored, so the bound is sound.
 
-The bound replaces the heuristic loop bounds of :func:`~.ranges.execution_bounds` where it
+The bound replaces the heuristic loop bounds of :func:`~.bounds.execution_bounds` where it
 exists: Kuhn poker's betting round makes at most 3 passes, so its pot stays within 0..5.
 """
 

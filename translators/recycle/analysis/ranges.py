@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator, Mapping
 from math import comb
 from typing import Any
 
+from translators.recycle.analysis.bounds import execution_bounds
 from translators.recycle.analysis.capacity import MEMORY_CAP, pile_counts
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.integers import Interval, apply, fib, tri
-from translators.recycle.analysis.loops import stage_passes
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
@@ -33,8 +33,6 @@ from translators.recycle.ir.elements import (
 )
 from translators.recycle.ir.nodes import Env, Fixed, Sym, deref
 from translators.recycle.symbols.model import (
-    CHOICE_LIMIT,
-    STUCK_NODES,
     GameModel,
     Location,
     owner_kind,
@@ -311,14 +309,16 @@ class Ranges:
             return 0, fib(max(hi, 0))
         raise TranslationError(node, "an integer is expected here")
 
-    def thresholds(self) -> dict[tuple[str, str], list[int]]:
+    def thresholds(self) -> dict[tuple[str, str], list[tuple[int, str]]]:
         """Constants each cell family is compared with where the comparison can stop it
         changing: in a stage's end condition, or in a condition a change of that family runs
         under (its guards, its option's legality), and there only where the comparison decides
         the condition alone. A comparison elsewhere stops nothing: Pig's turn total, compared
         with 0 to offer banking it, grows while the player rolls again; nor does a count in an
         end condition's ``and`` (``(and (== (size TABLE) 0) (>= TURNS 10))`` goes on past 10
-        while cards are left)."""
+        while cards are left). Each constant comes with the way it stops the cell: going ``up``
+        (``(> X 98)`` ending a stage, ``(< X 10)`` guarding a change), ``down``, or ``both``
+        (``==``, ``!=``)."""
         found: list[tuple[Node, tuple[str, str] | None]] = [(stage.end, None) for stage in self.program.stages.values()]
         # (an end condition stops the stage when it holds, a guard or a legality stops the change
         # when it fails: the comparisons that decide so alone, see _deciding)
@@ -329,17 +329,19 @@ class Ranges:
                 place = self.option_of.get(effect.id)
                 if place is not None:
                     found += [(cond, written) for cond, _ in self.program.choices[place[0]].options[place[1]].legal]
-        out: dict[tuple[str, str], list[int]] = {}
+        out: dict[tuple[str, str], list[tuple[int, str]]] = {}
         for cond, family in found:
-            for node in _deciding(cond, family is None):
-                for a, b in ((node.left, node.right), (node.right, node.left)):
+            for node, holds in _deciding(cond, family is None):
+                for a, b, op in ((node.left, node.right, node.op), (node.right, node.left, _FLIPPED.get(node.op))):
                     if isinstance(a, IntStorage) and isinstance(b, IntLit):
                         try:
                             key = (owner_kind(a.owner), _label(a.name))
                         except TranslationError:
                             continue
                         if family is None or key == family:
-                            out.setdefault(key, []).append(b.value)
+                            stops = op if holds else _NEGATED.get(op or "")
+                            side = "up" if stops in (">", ">=") else "down" if stops in ("<", "<=") else "both"
+                            out.setdefault(key, []).append((b.value, side))
         return out
 
     def solve(self) -> None:
@@ -407,9 +409,14 @@ class Ranges:
                 if unbounded or high - low > WIDE or looped:
                     marks = thresholds.get(key, [])
                     if marks:
+                        # (a side no comparison stops keeps its bound where it has one: a count
+                        # lowered on most turns, the stage ending when it is high)
                         rounds = self.model.players + 1
-                        low = max(low, min(base[0], min(marks), 0) + rounds * step_low)
-                        high = min(high, max(base[1], max(marks), 0) + rounds * step_high)
+                        values = [value for value, _ in marks]
+                        if unbounded or any(side != "up" for _, side in marks):
+                            low = max(low, min(base[0], min(values), 0) + rounds * step_low)
+                        if unbounded or any(side != "down" for _, side in marks):
+                            high = min(high, max(base[1], max(values), 0) + rounds * step_high)
                     elif unbounded and key in self.caps:
                         high = self.caps[key]
                     elif unbounded:
@@ -489,12 +496,18 @@ class Ranges:
         return False
 
 
-def _deciding(cond: Node, sufficient: bool) -> Iterator[Compare]:
+#: A comparison with its sides swapped, and its negation.
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATED = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _deciding(cond: Node, sufficient: bool) -> Iterator[tuple[Compare, bool]]:
     """The comparisons of ``cond`` whose holding alone makes it hold (``sufficient``: through
     ``or``), or whose failing alone makes it fail (through ``and``), and those under ``any`` and
-    ``all``; ``not`` turns one into the other."""
+    ``all``; ``not`` turns one into the other. Each with whether its holding (else its failing)
+    decides."""
     if isinstance(cond, Compare):
-        yield cond
+        yield cond, sufficient
     elif isinstance(cond, Not):
         yield from _deciding(cond.arg, not sufficient)
     elif isinstance(cond, Or if sufficient else And):
@@ -512,74 +525,6 @@ def _label(node: Any) -> str:
     raise TranslationError(node, "storage names must be literal NAMEs")
 
 
-def _has_choice(items: list[ir.Item]) -> bool:
-    """Whether a stage body makes choices (directly or in nested stages)."""
-    for item in items:
-        if isinstance(item, ir.ChoiceNode):
-            return True
-        if isinstance(item, ir.StageNode) and _has_choice(item.body):
-            return True
-    return False
-
-
-def execution_bounds(program: ir.Program, model: GameModel, nested: bool = True) -> dict[int, int | None]:
-    """For each effect, a (heuristic) bound on how many times it runs.
-
-    A loop (a stage) whose passes are bounded by its control state (a betting round: see
-    :mod:`.loops`) runs at most that many passes. Otherwise, a loop whose every pass makes ``k``
-    choices runs at most ``500 // k + 1`` passes
-    in all (CardStock's limit), and we also assume it runs at most as many passes as there are
-    cards and players (a pass of a card game moves or plays a card); a loop that makes no choice
-    is assumed to run one round of its cycle (one pass per player or team) each time it is
-    entered, or until the largest constant its end compares with, whichever is more (at most
-    half of ``STUCK_NODES``: a pass is two of the engine's nodes, its end check and an item, and
-    the engine stops after ``STUCK_NODES`` without a choice), one whose nested stages make choices as many passes as there are cards and players
-    (only when ``nested``: the translator falls back to one round when that bound makes some
-    cell's range too large, e.g. Cribbage's hand loop around its scoring). Nested loops multiply.
-    A game without any choice runs at most ``STUCK_NODES`` of the engine's nodes (then the
-    engine ends it): no effect in it runs more often.
-    """
-    out: dict[int, int | None] = {}
-    cards = len(model.cards)
-
-    def visit(items: list[ir.Item], factor: int) -> None:
-        for item in items:
-            if isinstance(item, ir.Block):
-                for effect in item.effects:
-                    out[effect.id] = factor
-            elif isinstance(item, ir.ChoiceNode):
-                for option in item.options:
-                    for effect in option.effects:
-                        out[effect.id] = factor
-            else:
-                k = sum(1 for x in item.body if isinstance(x, ir.ChoiceNode))
-                rounds = model.players if item.ref.kind == "player" else len(model.teams)
-                exact = stage_passes(model, program, item) if k else None
-                if exact is not None:
-                    passes = exact
-                elif k:
-                    # a stage that ends when a count reaches a constant runs until it does
-                    passes = min(CHOICE_LIMIT // k + 1, max(cards + rounds, _end_threshold(item.end) + 1))
-                elif nested and _has_choice(item.body):
-                    passes = cards + rounds
-                elif not program.choices:
-                    passes = STUCK_NODES
-                else:  # a stage that ends when a count reaches a constant runs until it does
-                    passes = min(STUCK_NODES // 2, max(rounds, _end_threshold(item.end)) + 1)
-                visit(item.body, factor * passes)
-
-    visit(program.body, 1)
-    if not program.choices:
-        return {effect: min(bound, STUCK_NODES) if bound is not None else None for effect, bound in out.items()}
-    return out
-
-
-def _end_threshold(end: Any) -> int:
-    """The largest integer constant a stage's end condition compares with (0 when none)."""
-    return max((side.value for node in end.walk() if isinstance(node, Compare)
-                for side in (node.left, node.right) if isinstance(side, IntLit)), default=0)
-
-
 def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps,
                    caps: Mapping[tuple[str, str], int] | None = None) -> Ranges:
     """Integer ranges: with generous loop bounds, or modest ones when the generous bounds make a
@@ -595,4 +540,4 @@ def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, 
         return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id), capacity, caps)
 
 
-__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "execution_bounds", "hull", "integer_ranges"]
+__all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "hull", "integer_ranges"]
