@@ -55,6 +55,20 @@ def test_an_any_after_a_draw_forks_over_the_hand_with_the_card_drawn() -> None:
     assert {tuple(p.scores.values()) for p in out} == {(1, 1)}
 
 
+def test_an_any_after_two_cards_drawn_forks_over_the_hand_with_both() -> None:
+    """Draw two, then throw away a RED card of the hand, the two drawn among them (a located
+    refusal before: the second draw reads the stock's top after the first): options by the RED
+    cards of the hand of three, or the draw alone, against the engine's figures."""
+    deck = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK)))"
+    text = game(DEAL1 + " (stage player (end (< (size (game iloc STOCK)) 2))"
+                " (choice ((do ((repeat 2 (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))"
+                " (any (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED)) 'C"
+                " (move 'C (top (game vloc DISCARD)))))))))", scoring=HAND, deck=deck)
+    out = playouts(text, games=12)
+    assert {len(p.options) for p in out} == {3}
+    assert {n for p in out for n in p.options} == {1, 2, 3}  # 0 RED cards: the draw alone
+
+
 def test_an_any_after_a_draw_over_an_empty_hand_keeps_the_draw() -> None:
     """The hand is empty when the card is thrown onto the discard pile instead: the option is
     offered with that move alone, and a card of the hand is then kept by the draw of the other

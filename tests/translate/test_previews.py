@@ -76,8 +76,12 @@ def _var(option: str, inner: bool = False) -> str:
      "(union (filter (union (game iloc HAND) (filter (game iloc STOCK) {w} (== {w} (top (game iloc STOCK))))) {v} "
      "(> (size (game iloc STOCK)) 0)) (filter (game iloc HAND) {v} (not (> (size (game iloc STOCK)) 0))))"),
     (f"(do ({THROW} ((> (size (game iloc HAND)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))", None),
+    (f"(do ((repeat 2 {DRAW}) (any (game iloc HAND) 'C {FORK})))", "(union (game iloc HAND) (top 2 (game iloc STOCK)))"),
+    (f"(do ((repeat 2 {DRAW}) (any (game iloc STOCK) 'C {FORK})))",
+     "(filter (game iloc STOCK) {v} (== (size (filter (top 2 (game iloc STOCK)) {v}_RUN (== {v}_RUN {v}))) 0))"),
+    (f"(do ((repeat (size (game iloc HAND)) {DRAW}) (any (game iloc HAND) 'C {FORK})))", None),
 ], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere", "let", "let-reads",
-        "if-drawn", "if-changed"])
+        "if-drawn", "if-changed", "draw-two", "draw-two-source", "draw-computed"])
 def test_preview(option: str, expected: str | None) -> None:
     wanted = None if expected is None else expected.format(v=_var(option), w=_var(option, "{w}" in expected))
     assert _previewed(option) == wanted

@@ -14,6 +14,8 @@ filters) as the earlier actions leave it, in that state, undoing them from the l
   (game sto N) 1)`` is ``(+ (game sto N) 1)``), where every cell of that name read is known to
   be that one or not.
 
+- ``(repeat N (move (top SOURCE) (top PILE)))``, N a literal (draw two, then throw one away):
+  the N cards at that end of SOURCE join the pile, ``(union PILE (top N SOURCE))``, or leave it;
 - an action under a condition, ``((> (size STOCK) 0) (move (top STOCK) (top HAND)))``, is the
   pile as the action leaves it where the condition holds, as it was where not (the union of
   the two, each filtered by the condition or its negation), where the actions before it change
@@ -44,8 +46,11 @@ from translators.recycle.syntax.nodes import (
     Move,
     Name,
     Node,
+    Repeat,
     SetOp,
     SetStr,
+    Size,
+    Slice,
     Var,
 )
 from translators.recycle.syntax.nodes import Not as RNot
@@ -177,6 +182,8 @@ def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: An
             return None
         base, *conditions = _assigned(action, env, [base, *conditions]) or blank
         return base, conditions
+    if isinstance(action, Repeat):
+        return _undo_run(action, env, earlier, pile, base, conditions, at)
     source = _moved_card(action.source, env) if isinstance(action, Move) else None
     target = _target(action.target, env) if isinstance(action, Move) else None
     if source is None or target is None or clash(earlier, source[0], env) \
@@ -191,6 +198,31 @@ def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: An
     if target == pile:
         drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
         base = SetOp("union", (base, drawn), **at)
+    return base, conditions
+
+
+def _undo_run(action: Repeat, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: Any, base: Any,
+              conditions: list[Any], at: dict[str, Any]) -> tuple[Any, list[Any]] | None:
+    """``(repeat N (move (top|bottom SOURCE) (top|bottom TARGET)))``, N a literal: the N cards at
+    that end of SOURCE (``(top N SOURCE)``) join TARGET and leave SOURCE; None otherwise."""
+    move = action.action
+    if not isinstance(action.count, IntLit) or not isinstance(move, Move):
+        return None
+    real, real_env = deref(move.source, env)
+    if not (isinstance(real, CardAt) and real.position in ("top", "bottom")):
+        return None
+    source, target = location_key(real.cards, real_env), _target(move.target, env)
+    if source is None or target is None or source == target or pile not in (source, target) \
+            or clash(earlier, real, env) or any(clash([(action, env)], condition, env) for condition in conditions):
+        return None
+    run = Slice(real.position, action.count, real.cards, **at)
+    if source == pile:  # the cards of the pile but those N
+        var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+        other = Var(f"PREVIEW_{action.line}_{action.column}_RUN", kind="card", **at)
+        taken = Size(Filter(run, other, Compare("==", other, var, kind="card", **at), **at), **at)
+        base = Filter(base, var, Compare("==", taken, IntLit(0, **at), kind="int", **at), **at)
+    else:
+        base = SetOp("union", (base, run), **at)
     return base, conditions
 
 
