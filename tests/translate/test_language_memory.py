@@ -32,6 +32,21 @@ def test_forget_drops_the_copy_read_from_any_end_or_place_of_a_memory_location()
     assert {a // 10 for a, _ in outcomes} == {b // 10 for _, b in outcomes} == {1}
 
 
+def test_a_copy_remembered_at_a_numbered_place_moves_the_copies_from_there_a_place_up() -> None:
+    """``(remember CARD (N MEM))``, a literal or computed N (the engine's ``Insert(N, ...)``; a
+    located refusal before): four cards drawn in order (worth 32, 16, 8, 4) are remembered on
+    top, at 0, at 1 and at 3, the count: 16, 8, 32, 4, against the engine's scores."""
+    hand, seen = "((0 player) iloc HAND)", "((0 player) mem SEEN)"
+    draw = f"(move (top (game iloc STOCK)) (top {hand}))"
+    body = (f"(do ({POWERS} (set (game sto K) 1) {draw} (remember (top {hand}) (top {seen}))"
+            f" {draw} (remember (top {hand}) (0 {seen})) {draw} (remember (top {hand}) ((game sto K) {seen}))"
+            f" {draw} (remember (top {hand}) (3 {seen}))"
+            f" (set ((0 player) sto SCORE) (score (0 {seen}) using (game points VALUE)))"
+            f" (set ((1 player) sto SCORE) (score (1 {seen}) using (game points VALUE)))"
+            f" (set ((2 player) sto SCORE) (score (top {seen}) using (game points VALUE)))))")
+    assert scores(game(body, players=3), 3) == {(16, 8, 4)}
+
+
 def test_forget_of_a_card_variable_is_a_located_error_as_the_engine_cannot_play_it() -> None:
     body = ("(do ((all player 'P (all ('P iloc HAND) 'C (remember 'C (top ('P mem SEEN)))))\n"
             " (all player 'P (all ('P mem SEEN) 'C (forget 'C)))))")

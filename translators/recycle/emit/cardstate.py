@@ -239,6 +239,8 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                 book.add(rule(nxt(f("cpos", T, C, num(0))), f(rel, I, C, F, T)))
                 book.add(rule(nxt(f("cpos", T, Variable("x"), M)), f(rel, I, C, F, T),
                               true(f("cpos", T, Variable("x"), Q)), f("nextcopy", Q, M)))
+            elif rel == "remember_at":  # at place P (the count, if lower): the copies from P a place up
+                insert_copy(book, rel)
             elif together:
                 book.add(rule(f("copying", T, C), f(rel, I, C, F, T)))
                 continue
@@ -267,7 +269,7 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                           f("nextcopy", M, Q)))
             book.add(rule(nxt(f("ccount", L, M)), f("forgetting", L), true(f("ccount", L, N)), f("nextcopy", M, N)))
         kept: list[Literal] = [Not(f("forgetting", L))] if emitter.forget_cards else []
-        shifted: list[Literal] = [Not(f("shifting", L))] if "remember_under" in copies else []
+        shifted: list[Literal] = [Not(f("shifting", L))] if {"remember_under", "remember_at"} & set(copies) else []
         book.add(rule(nxt(f("copy", C, L)), true(f("copy", C, L)), Not(f("forgot", L)), kept))
         book.add(rule(nxt(f("cpos", L, C, N)), true(f("cpos", L, C, N)), Not(f("forgot", L)), kept, shifted))
         book.add(rule(nxt(f("ccount", L, N)), true(f("ccount", L, N)), Not(f("forgot", L)), Not(f("copied", L)),
@@ -280,6 +282,23 @@ def emit_memory(book: RuleBook, model: GameModel, emitter: EffectEmitter, copies
                 book.add(rule(f("depthof", num(n), num(q), num(n - 1 - q))))
         for rel in copies:
             book.add(rule(f("fails", c("memory")), f(rel, I, C, F, T), true(f("ccount", T, num(MEMORY_CAP)))))
+
+
+def insert_copy(book: RuleBook, rel: str) -> None:
+    """A copy remembered at a numbered place P of a memory location (``(copyat T C N)``, P the
+    lower of N and its count: the engine's ``Insert(N, ...)``, which throws past the count):
+    the copies at P and above move a place up."""
+    C, F, T, I, X = (Variable(n) for n in ("c", "f", "t", "i", "x"))
+    N, K, P, Q, M, D = (Variable(n) for n in ("n", "k", "p", "q", "m", "d"))
+    book.add(rule(f("shifting", T), f(rel, I, C, F, T)))
+    book.add(rule(f("copyplace_at", T, P), f("copyat", T, C, N), true(f("ccount", T, K)), f("lowerof", N, K, P)))
+    book.add(rule(nxt(f("cpos", T, C, P)), f(rel, I, C, F, T), f("copyplace_at", T, P)))
+    book.add(rule(nxt(f("cpos", T, X, M)), f("copyplace_at", T, P), true(f("cpos", T, X, Q)), f("nextcopy", Q, M),
+                  f("depthof", M, P, D)))
+    book.add(rule(nxt(f("cpos", T, X, Q)), f("copyplace_at", T, P), true(f("cpos", T, X, Q)), f("depthof", P, Q, D)))
+    for n in range(MEMORY_CAP + 1):
+        for k in range(MEMORY_CAP + 1):
+            book.add(rule(f("lowerof", num(n), num(k), num(min(n, k)))))
 
 
 def card_chain(book: RuleBook, model: GameModel) -> None:

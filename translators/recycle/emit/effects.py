@@ -60,7 +60,7 @@ from translators.recycle.translation_error import TranslationError
 #: they had, or reversed when taken from the bottom), a copy of a card is remembered (before
 #: the first copy).
 MOVE_RELATIONS = {("single", False): "move", ("bulk", False): "move_all", ("bulk", True): "move_all_keep",
-                  ("copy", False): "remember", ("copyunder", False): "remember_under",
+                  ("copy", False): "remember", ("copyunder", False): "remember_under", ("copyat", False): "remember_at",
                   ("under", False): "move_under", ("at", False): "move_at",
                   ("bulkunder", False): "move_all_under", ("bulkunder", True): "move_all_under_rev"}
 
@@ -70,7 +70,7 @@ class Moves:
     """A card-moving effect's relation and what it is."""
 
     relation: str
-    kind: str  # "single", "under", "at", "bulk", "bulkunder", "copy" or "copyunder"
+    kind: str  # "single", "under", "at", "bulk", "bulkunder", "copy", "copyunder" or "copyat"
     effect: ir.Effect
     batch: Batch
     index: int
@@ -290,12 +290,17 @@ class EffectEmitter:
         elif isinstance(effect, ir.Remember):
             card_lits, card = comp.card(effect.card, env, ctl)
             to_lits, to = comp.loc_term(effect.target, env, ctl)
-            if effect.end == "bottom" and parallel_card(effect.card, env):
-                raise TranslationError(effect.node, "cards remembered under a memory location's bottom by an `all` "
-                                                    "(their places, one under another, are not kept): remember them "
-                                                    "one at a time, or on top")
-            self.move_relation("copy" if effect.end == "top" else "copyunder", effect, batch, index,
-                               [card, c("nowhere"), to], base + card_lits + to_lits)
+            if effect.end != "top" and parallel_card(effect.card, env):
+                where = "under a memory location's bottom" if effect.end == "bottom" else "at a numbered place"
+                raise TranslationError(effect.node, f"cards remembered {where} by an `all` (their places, one under "
+                                                    "another, are not kept): remember them one at a time, or on top")
+            kind = {"top": "copy", "bottom": "copyunder"}.get(effect.end, "copyat")
+            self.move_relation(kind, effect, batch, index, [card, c("nowhere"), to], base + card_lits + to_lits)
+            if kind == "copyat":  # the place it is put at, counted from the first copy (0)
+                place, place_env = deref(effect.node.target, env)  # type: ignore[attr-defined]
+                fixed = static_int(place.position, place_env)
+                at_lits, at = ([], num(fixed)) if fixed is not None else comp.int_(place.position, place_env, ctl)
+                self.book.add(rule(f("copyat", to, card, at), base + card_lits + to_lits + at_lits))
         elif isinstance(effect, ir.ForgetCopies):
             lits, loc = comp.loc_term(effect.target, env, ctl)
             rel = self.book.name("forget", effect.node)

@@ -35,11 +35,12 @@ def emit_percepts(book: RuleBook, model: GameModel, emitter: EffectEmitter) -> N
             book.add(rule(f("player", c(f"player{seat}"))))
     I = Variable("i")
     with book.group("percepts: cards moving (identity when visible at the source or the target)"):
-        for rel in sorted({m.relation for m in emitter.moves if m.kind not in ("copy", "copyunder")}):
+        copies = ("copy", "copyunder", "copyat")
+        for rel in sorted({m.relation for m in emitter.moves if m.kind not in copies}):
             book.add(rule(f("movedcard", I, C, F, T), f(rel, I, C, F, T)))
-        if any(m.kind == "copy" for m in emitter.moves):
-            book.add(rule(f("sees", R, f("remembered", I, T, C)), f("player", R), f("remember", I, C, F, T)))
-        if any(m.kind not in ("copy", "copyunder") for m in emitter.moves):
+        for rel in sorted({m.relation for m in emitter.moves if m.kind in copies}):
+            book.add(rule(f("sees", R, f("remembered", I, T, C)), f("player", R), f(rel, I, C, F, T)))
+        if any(m.kind not in copies for m in emitter.moves):
             def head(card: Term) -> Function | Constant:
                 return f("sees", R, f("moved", I, F, T, card))
 

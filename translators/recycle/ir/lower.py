@@ -327,10 +327,11 @@ class Lowerer:
         raise TranslationError(target, "a card is moved to `(top LOCATION)`, `(bottom LOCATION)` or `(N LOCATION)`")
 
     def end_of(self, target: Any, env: Env) -> tuple[Node, str]:
-        """The location of a ``(top LOC)`` or ``(bottom LOC)`` target of ``remember``, and which."""
-        if not isinstance(target, CardAt) or target.position not in ("top", "bottom"):
-            raise TranslationError(target, "a card is remembered at `(top LOCATION)` or `(bottom LOCATION)`")
-        return self.location(target.cards, env), str(target.position)
+        """The location of a ``(top LOC)``, ``(bottom LOC)`` or ``(N LOC)`` target of ``remember``,
+        and which (``top``, ``bottom``, ``index``)."""
+        if not isinstance(target, CardAt):
+            raise TranslationError(target, "a card is remembered at `(top|bottom LOCATION)` or `(N LOCATION)`")
+        return self.location(target.cards, env), target.position if isinstance(target.position, str) else "index"
 
     def location(self, node: Node, env: Env) -> Node:
         """A card location expression (through aliases)."""

@@ -354,8 +354,8 @@ class CycleSet(Effect):
 
 @dataclass(eq=False)
 class Remember(Effect):
-    """Copy a card into a memory location, after its last copy (``top``) or before its first
-    (``bottom``)."""
+    """Copy a card into a memory location, after its last copy (``top``), before its first
+    (``bottom``) or at a numbered place (``index``, the node's target's position)."""
 
     card: Node = field(default=None)  # type: ignore[assignment]
     target: Node = field(default=None)  # type: ignore[assignment]
