@@ -186,6 +186,20 @@ def test_the_first_subset_is_empty_and_the_last_is_every_card() -> None:
     assert scores(game(f"(do ({VALUE})) {DEAL3} {count}", scoring=scoring), 4) == {(3, 3)}
 
 
+def test_the_bottom_card_of_a_pair_is_its_card_with_the_lowest_id() -> None:
+    """``(bottom (top (tuples 2 HAND using P)))`` (a located refusal before, found by the
+    differential fuzz on a Pairs): a group's bottom card is its member with the lowest id, as its
+    top is the highest (the engine's follow the hand's order: see docs, *Differences*); moved
+    away, its rank scores the same, against the engine's figures."""
+    pair = "(top (tuples 2 ('P iloc HAND) using (game points VALUE)))"
+    body = (f"(do ((all player 'P ((> (size (tuples 2 ('P iloc HAND) using (game points VALUE))) 0)"
+            f" (move (actual (bottom {pair})) (top ('P vloc DONE)))))))")
+    scoring = "(scoring max (sum ((current player) vloc DONE) using (game points VALUE)))"
+    text = game(f"(do ({VALUE})) {DEAL3} {body}", scoring=scoring)
+    found = {s for pair_scores in scores(text, 12) for s in pair_scores}
+    assert found <= {0, 1, 2, 3} and found - {0}  # a pair's rank, in some game
+
+
 def test_the_size_of_a_partition_counts_its_groups() -> None:
     count = "(do ((all player 'P (set ('P sto SCORE) (size (partition SUIT ('P iloc HAND)))))))"
     # three cards of six, three of each suit: both hands hold both suits, or each one suit

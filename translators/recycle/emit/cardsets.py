@@ -460,7 +460,7 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
     if node.position not in ("top", "bottom") and isinstance(real, CardLocation):
         return numbered_card(cx, node, real, real_env, ctl)
     if node.position == "bottom" and (isinstance(real, ir.SlotSet) and real.points is not None
-                                      or filtered_pile(real, real_env) is not None):
+                                      or isinstance(real, CollectionAt) or filtered_pile(real, real_env) is not None):
         return virtual_top(cx, node, real, real_env, ctl)
     if node.position != "top":
         raise TranslationError(node, f"the {'bottom' if node.position == 'bottom' else 'numbered'} card of "
@@ -499,9 +499,9 @@ def card_at(cx: Compiler, node: CardAt, env: Env, ctl: Ctl) -> Val:
 
 
 def virtual_top(cx: Compiler, node: CardAt, coll: Any, env: Env, ctl: Ctl) -> Val:
-    """The top of a virtual collection: its member with the highest card id (its bottom, of a
-    filter of a pile too large to keep in order, the lowest); of a run (whose members score
-    apart), its member with the most points, and its bottom the least."""
+    """The top of a virtual collection: its member with the highest card id (its bottom: of a
+    filter of a pile too large to keep in order, or of a group, the lowest); of a run (whose
+    members score apart), its member with the most points, and its bottom the least."""
     cards = domain_cards(cx, coll, env)
     if isinstance(coll, ir.SlotSet) and coll.points is not None:
         values = {cid: cx.pointmaps.card_values(coll.points, env, cid) for cid in cards}
