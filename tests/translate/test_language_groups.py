@@ -18,6 +18,7 @@ from ggp.reasoner.machine import State
 from tests.translate.language import (
     DEAL3,
     DRAW,
+    POWERS,
     VALUE,
     capture_options,
     dealt_scores,
@@ -189,8 +190,9 @@ def test_the_first_subset_is_empty_and_the_last_is_every_card() -> None:
 def test_the_bottom_card_of_a_pair_is_its_card_with_the_lowest_id() -> None:
     """``(bottom (top (tuples 2 HAND using P)))`` (a located refusal before, found by the
     differential fuzz on a Pairs): a group's bottom card is its member with the lowest id, as its
-    top is the highest (the engine's follow the hand's order: see docs, *Differences*); moved
-    away, its rank scores the same, against the engine's figures."""
+    top is the highest (the engine's follow the hand's order: see docs, *Differences*). Moved
+    away, its rank scores the same as the engine's (its figures); which card, by the cards'
+    creation order, in a deal whose pair is known."""
     pair = "(top (tuples 2 ('P iloc HAND) using (game points VALUE)))"
     body = (f"(do ((all player 'P ((> (size (tuples 2 ('P iloc HAND) using (game points VALUE))) 0)"
             f" (move (actual (bottom {pair})) (top ('P vloc DONE)))))))")
@@ -198,6 +200,15 @@ def test_the_bottom_card_of_a_pair_is_its_card_with_the_lowest_id() -> None:
     text = game(f"(do ({VALUE})) {DEAL3} {body}", scoring=scoring)
     found = {s for pair_scores in scores(text, 12) for s in pair_scores}
     assert found <= {0, 1, 2, 3} and found - {0}  # a pair's rank, in some game
+    # the two ONEs, made first (ONE RED worth 1, ONE BLACK 2), dealt off the stock's bottom: the
+    # bottom card of the pair is ONE RED, the top one ONE BLACK (the engine's follow the hand's order)
+    deal = "(do ((repeat 2 (move (bottom (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+    first = pair.replace("'P", "(0 player)").replace("VALUE", "RANKS")
+    ranks = VALUE.replace("VALUE", "RANKS")
+    for end, worth in (("bottom", 1), ("top", 2)):
+        move = f"(do ((move (actual ({end} {first})) (top ((0 player) vloc DONE)))))"
+        text = game(f"(do ({POWERS} {ranks})) {deal} {move}", scoring=scoring)
+        assert scores(text, 1, engine_plays=False) == {(worth, 0)}
 
 
 def test_the_size_of_a_partition_counts_its_groups() -> None:

@@ -23,6 +23,11 @@ _COMPARE: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+#: A comparison with its sides swapped (``(< A B)`` is ``(> B A)``), and its negation.
+FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+NEGATED = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
+
 def apply(op: str, a: int, b: int) -> int | None:
     """``a op b`` (None when undefined, e.g. division by zero)."""
     return _BINARY[op](a, b)
@@ -46,4 +51,4 @@ def fib(n: int) -> int:
     return a
 
 
-__all__ = ["Interval", "apply", "fib", "holds", "tri"]
+__all__ = ["FLIPPED", "NEGATED", "Interval", "apply", "fib", "holds", "tri"]

@@ -21,7 +21,14 @@ from typing import Any
 from translators.recycle.analysis.bounds import execution_bounds
 from translators.recycle.analysis.capacity import MEMORY_CAP, pile_counts
 from translators.recycle.analysis.constants import static_int
-from translators.recycle.analysis.integers import Interval, apply, fib, tri
+from translators.recycle.analysis.integers import (
+    FLIPPED,
+    NEGATED,
+    Interval,
+    apply,
+    fib,
+    tri,
+)
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
 from translators.recycle.ir import nodes as ir
@@ -332,14 +339,14 @@ class Ranges:
         out: dict[tuple[str, str], list[tuple[int, str]]] = {}
         for cond, family in found:
             for node, holds in _deciding(cond, family is None):
-                for a, b, op in ((node.left, node.right, node.op), (node.right, node.left, _FLIPPED.get(node.op))):
+                for a, b, op in ((node.left, node.right, node.op), (node.right, node.left, FLIPPED[node.op])):
                     if isinstance(a, IntStorage) and isinstance(b, IntLit):
                         try:
                             key = (owner_kind(a.owner), _label(a.name))
                         except TranslationError:
                             continue
                         if family is None or key == family:
-                            stops = op if holds else _NEGATED.get(op or "")
+                            stops = op if holds else NEGATED[op]
                             side = "up" if stops in (">", ">=") else "down" if stops in ("<", "<=") else "both"
                             out.setdefault(key, []).append((b.value, side))
         return out
@@ -494,11 +501,6 @@ class Ranges:
                 except TranslationError:
                     continue
         return False
-
-
-#: A comparison with its sides swapped, and its negation.
-_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
-_NEGATED = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
 
 
 def _deciding(cond: Node, sufficient: bool) -> Iterator[tuple[Compare, bool]]:

@@ -9,7 +9,7 @@ from typing import Any
 from ggp.gdl.rules import Literal
 from ggp.gdl.terms import Constant, Term, Variable
 from translators.recycle.analysis.constants import static_int
-from translators.recycle.analysis.integers import Interval, holds
+from translators.recycle.analysis.integers import FLIPPED, Interval, holds
 from translators.recycle.emit.contexts import Ctl, Val
 from translators.recycle.emit.groups import groups_of
 from translators.recycle.emit.literals import (
@@ -146,7 +146,6 @@ def compare(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal]:
     return same if node.op == "==" else cx.negate(same, env, node)
 
 
-FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 
 
 def wide_side(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal] | None:
@@ -294,8 +293,7 @@ def term_interval(cx: Compiler, term: Term, node: Any, env: Env, side: str) -> I
 def size_side(cx: Compiler, node: Compare, env: Env, ctl: Ctl) -> list[Literal] | None:
     """``(size C) op k`` or ``(sum C using P) op k`` with a constant k: sizes compared with 0
     need no counting, and counts and sums stop (saturate) just above k."""
-    flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
-    for coll_side, k_side, op in ((node.left, node.right, node.op), (node.right, node.left, flip[node.op])):
+    for coll_side, k_side, op in ((node.left, node.right, node.op), (node.right, node.left, FLIPPED[node.op])):
         real, real_env = deref(coll_side, env)
         if isinstance(real, (Size, Sum)):
             k = static_int(k_side, env)

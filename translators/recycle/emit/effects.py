@@ -20,7 +20,7 @@ from translators.recycle.analysis.batches import Batch
 from translators.recycle.analysis.constants import static_int
 from translators.recycle.analysis.moves import MoveName
 from translators.recycle.analysis.places import concrete
-from translators.recycle.emit.contexts import StepCtl
+from translators.recycle.emit.contexts import StepCtl, Val
 from translators.recycle.emit.handles import blind_forks, handle, maybe_handle
 from translators.recycle.emit.ledger import Temp
 from translators.recycle.emit.literals import positive_vars
@@ -258,9 +258,7 @@ class EffectEmitter:
             kind = self.placing(effect)
             self.move_relation(kind, effect, batch, index, [card, src, to], body)
             if kind == "at":  # the place it is put at, counted from the bottom card (0)
-                place, place_env = deref(effect.node.target, env)  # type: ignore[attr-defined]
-                fixed = static_int(place.position, place_env)
-                at_lits, at = ([], num(fixed)) if fixed is not None else comp.int_(place.position, place_env, ctl)
+                at_lits, at = self.place(effect, ctl)
                 self.book.add(rule(f("insertat", to, card, at), body + at_lits))
         elif isinstance(effect, ir.BulkMove):
             card = comp.fresh("c")
@@ -297,9 +295,7 @@ class EffectEmitter:
             kind = {"top": "copy", "bottom": "copyunder"}.get(effect.end, "copyat")
             self.move_relation(kind, effect, batch, index, [card, c("nowhere"), to], base + card_lits + to_lits)
             if kind == "copyat":  # the place it is put at, counted from the first copy (0)
-                place, place_env = deref(effect.node.target, env)  # type: ignore[attr-defined]
-                fixed = static_int(place.position, place_env)
-                at_lits, at = ([], num(fixed)) if fixed is not None else comp.int_(place.position, place_env, ctl)
+                at_lits, at = self.place(effect, ctl)
                 self.book.add(rule(f("copyat", to, card, at), base + card_lits + to_lits + at_lits))
         elif isinstance(effect, ir.ForgetCopies):
             lits, loc = comp.loc_term(effect.target, env, ctl)
@@ -360,6 +356,12 @@ class EffectEmitter:
                 return self.comp.loc_term(node, node_env, ctl)
             coll = (node.collection, node_env) if isinstance(node, Filter) else None
         return [], Variable("from")
+
+    def place(self, effect: ir.MoveCard | ir.Remember, ctl: StepCtl) -> Val:
+        """The place ``N`` of an effect's ``(N LOC)`` target, counted from the bottom (0)."""
+        place, place_env = deref(effect.node.target, effect.env)  # type: ignore[attr-defined]
+        fixed = static_int(place.position, place_env)
+        return ([], num(fixed)) if fixed is not None else self.comp.int_(place.position, place_env, ctl)
 
     def placing(self, effect: ir.MoveCard) -> str:
         """How a single move puts its card: on top (``single``), under the bottom card
