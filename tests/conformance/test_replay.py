@@ -66,6 +66,30 @@ def test_an_option_is_found_by_where_its_card_comes_from(runner: Path, tmp_path:
     assert sum(r.decisions for r in results) > 12
 
 
+#: Draw a card, then throw away a RED card of the hand, the drawn one among them: the engine's
+#: option text for the drawn card fails (``manufactured variable ... ArgumentOutOfRangeException``)
+#: and the translation names that card by its place in the stock, ``(hidden (loc game iloc
+#: stock) K)``; only the moves done after the decision, the drawn card followed from the stock to
+#: the discard pile, tell the options apart.
+DRAW_THEN_THROW = """\
+(game
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (RED, BLACK)))))
+ (do ((shuffle (game iloc STOCK)) (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))
+ (stage player (end (< (size (game iloc STOCK)) 2))
+  (choice ((do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+                (any (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) RED)) 'C
+                     (move 'C (top (game vloc DISCARD)))))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_a_drawn_card_thrown_away_is_followed_from_where_it_was_drawn(runner: Path, tmp_path: Path) -> None:
+    results = replay_all(write(tmp_path, "drawthrow.rcy", DRAW_THEN_THROW), games=8, seed=5)
+    assert [str(m) for r in results for m in r.mismatches] == []  # 2 of 8 games differed before
+    assert sum(r.decisions for r in results) >= 8 * 3
+
+
 #: Each turn the player draws or names who plays next (``NextAction: Next player: N`` in the
 #: engine's option texts: a card or a value tells no two of these options apart).
 NEXT_PLAYER = """\

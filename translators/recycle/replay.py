@@ -495,9 +495,13 @@ def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, st
                   before: dict[str, set[tuple[str, str, str]]] | None = None) -> int:
     """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``;
     with the card places ``before`` the move, a card counts only if it came from the engine's
-    source place."""
+    source place, followed through the option's moves: a card drawn then played is where the
+    option's last move of it puts it."""
     values = {(v.owner, v.name, v.value) for v in stored_values(state.fluents)}
     places = _card_places(state)
+    now = {card: set(where) for card, where in before.items()} if before is not None else None
+    moves: list[set[str]] = []
+    last: dict[str, tuple[str, str, str]] = {}
     seen = 0
     for action in option.split("; "):
         m = _MOVE_PLACES.match(action)
@@ -506,16 +510,20 @@ def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, st
             source = _place(m.group(2), m.group(3), m.group(4))
             target = _place(m.group(5), m.group(6), m.group(7))
             cards = names.get(card, set()) if card is not None else set()
-            if before is not None:
-                cards = {c for c in cards if source in before.get(c, ())}
-            seen += any(target in places.get(c, ()) for c in cards)
+            if now is not None:
+                cards = {c for c in cards if source in now.get(c, ())}
+                for c in cards:
+                    now[c] = {target}
+            for c in cards:
+                last[c] = target
+            moves.append(cards)
             continue
         s = _SET_FULL.match(action)
         if s:
             owner = _place(s.group(1), "VISIBLE", "X")[0]
             key, value = s.group(2).lower(), s.group(3).lower()
             seen += (owner, key, value) in values
-    return seen
+    return seen + sum(any(last[c] in places.get(c, ()) for c in cards) for cards in moves)
 
 
 def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]],
