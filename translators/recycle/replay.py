@@ -126,6 +126,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     if end is not None and end.ending == "exception" and "no choice available" not in (end.error or ""):
         result.mismatches.append(Mismatch(None, f"the engine threw after {end.choices} decisions ({end.error}): "
                                                 "the translation is followed up to there only"))
+    past_limit = end is not None and end.ending == "choice_limit"
     state = machine.initial_state()
     next_move = 0
     next_decision = 0
@@ -141,6 +142,10 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
             move: Term | None
             if role == RANDOM and _numbers(legal):
                 move, next_value = _number(legal, values, next_value, result, rng)
+            elif role == RANDOM and past_limit and next_decision >= len(decisions):
+                # the engine stopped at its choice limit: the translation's chance moves up to its
+                # own limit, at the next decision, are followed unsteered
+                move = legal[rng.randrange(len(legal))]
             elif role == RANDOM:
                 deciding = f"player{decisions[next_decision].seat}" if next_decision < len(decisions) else None
                 move, next_move = _chance(legal, moved, next_move, state, result, rng,
