@@ -222,7 +222,7 @@ GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "chips2", "pairs2",
                "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "onto4", "ownmaps2",
-               "whist4",
+               "whist4", "twoifs2", "ifraise2",
                "filterends2", "scopa2", "sweep2"}
 
 
@@ -245,6 +245,32 @@ LET_CHOICE = """\
   (let (game iloc STOCK) 'S (choice ((move (top 'S) (top ((current player) iloc HAND)))))))
  (scoring max (size ((current player) iloc HAND))))
 """
+
+
+def test_an_option_offered_by_a_condition_its_earlier_action_changes_replays_exactly(runner: Path) -> None:
+    # 1 of 8 games differed with the condition read in the decision's state (the option not
+    # offered), 7 of 8 with the discard pile's order not kept (the game ended ``(failed order)``)
+    results = replay_all(Path(__file__).parent / "games" / "ifraise2.rcy", games=8, seed=1)
+    assert [str(m) for r in results for m in r.mismatches] == []
+
+
+#: A game that never ends: each turn a card is drawn from the shuffled stock, then put back.
+NEVER_ENDS = """\
+(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE)) (SUIT (RED, BLACK)))))
+ (stage player (end (> (size (game iloc STOCK)) 99))
+  (do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top (game vloc TABLE)))))
+  (choice ((move (top (game vloc TABLE)) (top (game iloc STOCK)))
+           (move (top (game vloc TABLE)) (bottom (game iloc STOCK))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_a_game_stopped_at_the_choice_limit_is_followed_to_the_translations_limit(runner: Path, tmp_path: Path) -> None:
+    # the card drawn after the engine's last decision was a mismatch ("the engine moved none of them")
+    [result] = replay_all(write(tmp_path, "never.rcy", NEVER_ENDS), games=1, seed=1)
+    assert result.agrees and result.finished, [str(m) for m in result.mismatches]
+    assert result.decisions == 501  # the engine's 500 and the one it stops at
 
 
 def test_a_game_the_engine_threw_on_says_so_first(runner: Path, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ of RECYCLE (or a set of names) out."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,8 +13,8 @@ from tests.translate.language import game
 from translators.recycle import parse_recycle
 from translators.recycle.ir.footprints import reads, writes
 from translators.recycle.ir.nodes import Alias, Env
-from translators.recycle.ir.previews import preview
-from translators.recycle.syntax.nodes import ActionAgg, Choice, Do, Let
+from translators.recycle.ir.previews import condition_before, preview
+from translators.recycle.syntax.nodes import ActionAgg, Choice, Conditional, Do, Let
 from translators.recycle.syntax.printer import print_recycle
 
 DRAW = "(move (top (game iloc STOCK)) (top (game iloc HAND)))"
@@ -75,16 +76,61 @@ def _var(option: str, inner: bool = False) -> str:
     (f"(do (((> (size (game iloc STOCK)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))",
      "(union (filter (union (game iloc HAND) (filter (game iloc STOCK) {w} (== {w} (top (game iloc STOCK))))) {v} "
      "(> (size (game iloc STOCK)) 0)) (filter (game iloc HAND) {v} (not (> (size (game iloc STOCK)) 0))))"),
-    (f"(do ({THROW} ((> (size (game iloc HAND)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))", None),
     (f"(do ((repeat 2 {DRAW}) (any (game iloc HAND) 'C {FORK})))", "(union (game iloc HAND) (top 2 (game iloc STOCK)))"),
     (f"(do ((repeat 2 {DRAW}) (any (game iloc STOCK) 'C {FORK})))",
      "(filter (game iloc STOCK) {v} (== (size (filter (top 2 (game iloc STOCK)) {v}_RUN (== {v}_RUN {v}))) 0))"),
     (f"(do ((repeat (size (game iloc HAND)) {DRAW}) (any (game iloc HAND) 'C {FORK})))", None),
 ], ids=["draw", "throw", "filter", "count", "cells", "other-owner", "shuffle", "elsewhere", "let", "let-reads",
-        "if-drawn", "if-changed", "draw-two", "draw-two-source", "draw-computed"])
+        "if-drawn", "draw-two", "draw-two-source", "draw-computed"])
 def test_preview(option: str, expected: str | None) -> None:
     wanted = None if expected is None else expected.format(v=_var(option), w=_var(option, "{w}" in expected))
     assert _previewed(option) == wanted
+
+
+WON = "(move (top (game vloc WON)) (top (game iloc HAND)))"
+
+
+def _named(text: str | None) -> str | None:
+    """``text`` with the preview's variables named 'A, 'B... in the order they first appear."""
+    if text is None:
+        return None
+    names: dict[str, str] = {}
+    return re.sub(r"'PREVIEW_\d+_\d+", lambda m: names.setdefault(m.group(0), "'" + "ABCDEFGH"[len(names)]), text)
+
+
+@pytest.mark.parametrize(("option", "expected"), [
+    # a card thrown away, then one drawn where the hand still has one: the condition is read as
+    # the throw leaves the hand, each case the hand as its actions leave it
+    (f"(do ({THROW} ((> (size (game iloc HAND)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))",
+     "(union (filter (filter (union (game iloc HAND) (filter (game iloc STOCK) 'A (== 'A (top (game iloc STOCK))))) "
+     "'B (!= 'B (top (game iloc HAND)))) 'C (> (size (filter (game iloc HAND) 'B (!= 'B (top (game iloc HAND))))) 0)) "
+     "(filter (filter (game iloc HAND) 'B (!= 'B (top (game iloc HAND)))) 'C "
+     "(not (> (size (filter (game iloc HAND) 'B (!= 'B (top (game iloc HAND))))) 0))))"),
+    # a card taken onto the hand where WON has one, then the hand's top thrown away where it has
+    # one: the card thrown is the card just taken, in the case it was taken
+    (f"(do (((> (size (game vloc WON)) 0) {WON}) ((> (size (game iloc HAND)) 0) {THROW}) (any (game iloc HAND) 'C {FORK})))",
+     "(union (filter (union (filter (filter (union (game iloc HAND) (filter (game vloc WON) 'A (== 'A (top (game vloc WON))))) "
+     "'B (!= 'B (top (game vloc WON)))) 'C (> (size (union (game iloc HAND) (filter (game vloc WON) 'A "
+     "(== 'A (top (game vloc WON)))))) 0)) (filter (union (game iloc HAND) (filter (game vloc WON) 'A "
+     "(== 'A (top (game vloc WON))))) 'C (not (> (size (union (game iloc HAND) (filter (game vloc WON) 'A "
+     "(== 'A (top (game vloc WON)))))) 0)))) 'D (> (size (game vloc WON)) 0)) (filter (union (filter (filter "
+     "(game iloc HAND) 'B (!= 'B (top (game iloc HAND)))) 'C (> (size (game iloc HAND)) 0)) (filter (game iloc HAND) "
+     "'C (not (> (size (game iloc HAND)) 0)))) 'D (not (> (size (game vloc WON)) 0))))"),
+    # the card under the top, once the top is thrown away: not written
+    (f"(do ({THROW} ((> (size (game iloc HAND)) 0) {THROW}) (any (game iloc HAND) 'C {FORK})))", None),
+], ids=["throw-then-if-draw", "if-take-then-if-throw", "second-card"])
+def test_preview_case_by_case(option: str, expected: str | None) -> None:
+    assert _named(_previewed(option)) == expected
+
+
+def test_a_condition_after_a_conditional_raise_is_read_case_by_case() -> None:
+    item = _option(f"(do (((> (size (game vloc DISCARD)) 1) (inc (game sto N) 1)) ((> (game sto N) 1) {DRAW})))")
+    second = item.items[1]
+    assert isinstance(second, Conditional)
+    result = condition_before(second.condition, Env(), ((item.items[0], Env()),))
+    assert " ".join(print_recycle(result).split()) == (
+        "(or (and (> (size (game vloc DISCARD)) 1) (> (+ (game sto N) 1) 1)) "
+        "(and (not (> (size (game vloc DISCARD)) 1)) (> (game sto N) 1)))")
 
 
 def _keys(keys: set[tuple[str, ...]]) -> set[str]:

@@ -129,6 +129,8 @@ class _Explorer:
         self.seat_at = {sid: i for i, sid in enumerate(self.stages)}
         self.players = model.players
         self.crowded: set[Location] = set()
+        # the forks an option is offered without (``ir/vacancy.py``): their cards may not move
+        self.vacant = {sym for choice in program.choices.values() for option in choice.options for sym in option.vacant}
         self.explored = 0
         self.work = 0
         self.memo: dict[tuple[str, State], frozenset[State]] = {}
@@ -379,10 +381,8 @@ class _Explorer:
         else:
             sources = self._family_sources(effect)
             outside, known = True, False
-            if isinstance(card, Var):
-                binding = card_env.get(card.name)
-                every = isinstance(binding, Sym) and binding.domain is not None \
-                    and binding.domain.anchor == str(effect.id)
+            binding = card_env.get(card.name) if isinstance(card, Var) else None
+            every = isinstance(binding, Sym) and binding.domain is not None and binding.domain.anchor == str(effect.id)
         top = positional and card.position == "top"
         out: set[tuple[Pile, ...]] = set()
         for source in sources:
@@ -403,6 +403,8 @@ class _Explorer:
             out |= self._arrive(piles, effect, state, every)
             if positional:
                 out.add(piles)  # the top of an empty pile: nothing moves
+        if not positional and binding in self.vacant:
+            out.add(piles)  # a fork over nothing, its option offered without it: nothing moves
         return out
 
     def _arrive(self, piles: tuple[Pile, ...], effect: ir.MoveCard, state: State,

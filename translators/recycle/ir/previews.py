@@ -19,7 +19,14 @@ filters) as the earlier actions leave it, in that state, undoing them from the l
 - an action under a condition, ``((> (size STOCK) 0) (move (top STOCK) (top HAND)))``, is the
   pile as the action leaves it where the condition holds, as it was where not (the union of
   the two, each filtered by the condition or its negation), where the actions before it change
-  nothing the condition reads.
+  nothing the condition reads;
+- where they do, or a moved card is read after earlier actions change it (two conditional
+  moves, the second taking the top of the pile the first put a card on), the actions are read
+  case by case (:func:`_split`: a conditional action done or not, the first first, at most
+  :data:`SPLIT_LIMIT` of them), and in each case every read is written back through the
+  actions before it, from the last (:func:`_before`: the card a move put on an end is that
+  card, a pile a card went onto or left is the pile with or without it, a cell set is its
+  value), where the read does not depend on a changed pile's order.
 
 Anything else (a pile shuffled, a turn cycled, a cell read through a ``let``) gives None, and
 :func:`read_after` refuses the ``any`` with a located error.
@@ -35,22 +42,28 @@ from translators.recycle.ir.nodes import Alias, Env, Sym, deref
 from translators.recycle.ir.rewrite import map_children
 from translators.recycle.syntax.nodes import (
     ActionAgg,
+    And,
     Arith,
+    BoolAgg,
     CardAt,
+    CardAtt,
     CardLocation,
     Compare,
     Conditional,
+    Do,
     Filter,
     IntLit,
     IntUpdate,
     Move,
     Name,
     Node,
+    Or,
     Repeat,
     SetOp,
     SetStr,
     Size,
     Slice,
+    Sum,
     Var,
 )
 from translators.recycle.syntax.nodes import Not as RNot
@@ -128,10 +141,10 @@ def _within(outer: Env, env: Env) -> bool:
         isinstance(binding, Alias) and name not in known for name, binding in env.items[size:])
 
 
-def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> CardLocation | Filter | SetOp | None:
-    """``collection`` (a pile under filters) as the actions ``before`` leave it, read in the
-    state before them; None when that cannot be written so (see the module doc). The actions
-    are undone from the last: each rewrites what the ones after it left to be read."""
+def _undone(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> CardLocation | Filter | SetOp | None:
+    """``collection`` (a pile under filters) as the actions ``before`` leave it, the actions
+    undone from the last, each rewriting what the ones after it left to be read; None where
+    one cannot be so (:func:`_split` then)."""
     real, real_env = deref(collection, env)
     filters: list[Filter] = []
     while isinstance(real, Filter):
@@ -169,6 +182,117 @@ def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> 
         base, conditions = undone
     result: CardLocation | Filter | SetOp = _wrap(base, filters, conditions, at)
     return result
+
+
+def preview(collection: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> Any:
+    """``collection`` (a pile under filters) as the actions ``before`` leave it, read in the
+    state before them; None when that cannot be written so (see the module doc)."""
+    found = _undone(collection, env, before)
+    return found if found is not None else _split(collection, env, before)
+
+
+#: At most this many conditional actions before an ``any`` are read case by case (2^N cases).
+SPLIT_LIMIT = 4
+
+#: Reads whose value does not depend on the order of the piles under them: a pile read through
+#: them is rewritten as a set (:func:`_before`).
+SETWISE = (Filter, SetOp, Size, Sum, Compare, And, Or, RNot, Arith, CardAtt, BoolAgg)
+#: Conditions: the cases of a conditional action are joined by ``or``, not by a union.
+BOOLEAN = (Compare, And, Or, RNot, BoolAgg)
+
+
+def condition_before(condition: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> Any:
+    """``condition`` written to be read before the actions ``before`` and hold where it holds
+    after them (None where it cannot be): a conditional action read case by case as in
+    :func:`preview`, ``(or (and COND AFTER) (and (not COND) SKIPPED))``."""
+    return _split(condition, env, before)
+
+
+def _split(node: Any, env: Env, before: tuple[tuple[Node, Env], ...]) -> Any:
+    """``node`` (a collection or a condition) after ``before``, the first conditional action
+    among them done where its condition (as the actions before it leave the game) holds and
+    skipped where not: the union of the two cases' collections, or the condition holding in the
+    case that happens; with no conditional action, every read written back through the actions
+    (:func:`_rewritten`)."""
+    first = next((i for i, (action, _) in enumerate(before) if isinstance(action, Conditional)), None)
+    if first is None:
+        return _rewritten(node, env, before)
+    action, action_env = before[first]
+    assert isinstance(action, Conditional)
+    if sum(isinstance(a, Conditional) for a, _ in before) > SPLIT_LIMIT or not _within(action_env, env):
+        return None
+    body = action.body.items if isinstance(action.body, Do) else (action.body,)
+    condition = _rewritten(action.condition, env, before[:first])
+    head, tail = before[:first], before[first + 1:]
+    boolean = isinstance(node, BOOLEAN)
+    again = _split if boolean else preview
+    taken = again(node, env, head + tuple((item, action_env) for item in body) + tail)
+    skipped = again(node, env, head + tail)
+    if condition is None or taken is None or skipped is None:
+        return None
+    at = {"line": action.line, "column": action.column}
+    if boolean:
+        return Or((And((condition, taken), **at), And((RNot(condition, **at), skipped), **at)), **at)
+    var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+    return SetOp("union", (Filter(taken, var, condition, **at), Filter(skipped, var, RNot(condition, **at), **at)), **at)
+
+
+def _rewritten(node: Any, env: Env, actions: tuple[tuple[Node, Env], ...]) -> Any:
+    """``node`` written to be read before ``actions`` and give what it reads after them (None
+    where it cannot be)."""
+    for action, action_env in reversed(actions):
+        if node is None:
+            return None
+        node = _before(node, env, action, action_env)
+    return node
+
+
+def _before(node: Any, env: Env, action: Any, action_env: Env) -> Any:
+    """``node`` (read in ``env``) written to be read before ``action`` and give what it reads
+    after it: a cell set as the value given, the card a move put on an end of a pile as that
+    card, a pile a card went onto or left as the pile with or without it; None where that
+    cannot be written (a read of a changed pile that depends on its order, other actions)."""
+    if not clash([(action, action_env)], node, env):
+        return node
+    if not _within(action_env, env):
+        return None
+    if isinstance(action, (IntUpdate, SetStr)):
+        blank = _assigned(action, env, [node], IntLit(0, line=action.line, column=action.column))
+        if blank is None or clash([(action, env)], blank[0], env):
+            return None
+        return (_assigned(action, env, [node]) or blank)[0]
+    moved = _moved_card(action.source, env) if isinstance(action, Move) else None
+    end, end_env = deref(action.target, env) if isinstance(action, Move) else (None, env)
+    if moved is None or not (isinstance(end, CardAt) and end.position in ("top", "bottom")):
+        return None
+    card, source, source_pile = moved
+    target = location_key(end.cards, end_env)
+    if target is None or target == source:
+        return None
+    at = {"line": action.line, "column": action.column}
+    var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+    failed = False
+
+    def swap(part: Any) -> Any:
+        nonlocal failed
+        if failed or not isinstance(part, Node) or not clash([(action, env)], part, env):
+            return part
+        if isinstance(part, CardAt) and part.position == end.position and location_key(part.cards, env) == target:
+            return card
+        if isinstance(part, CardLocation):
+            key = location_key(part, env)
+            if key == target:
+                return SetOp("union", (part, Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)),
+                             **at)
+            if key == source:
+                return Filter(part, var, Compare("!=", var, card, kind="card", **at), **at)
+        elif isinstance(part, SETWISE):
+            return map_children(part, swap)
+        failed = True
+        return part
+
+    out = swap(node)
+    return None if failed else out
 
 
 def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: Any, base: Any,
@@ -242,4 +366,4 @@ def read_after(node: ActionAgg, env: Env, before: tuple[tuple[Node, Env], ...]) 
     return collection
 
 
-__all__ = ["preview", "read_after"]
+__all__ = ["condition_before", "preview", "read_after"]

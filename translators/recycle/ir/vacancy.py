@@ -9,8 +9,11 @@ the option is offered, drawing a card, when no card passes the filter. A fork is
 offered with the fork ``nil`` when its collection is empty and such an action runs (always, or
 where its conditions hold: ``(((> (size STOCK) 0) (move (top STOCK) (top HAND))) (any ...))``
 is offered drawing a card while the stock has one; a condition is read in the decision's
-state, so only where the actions before it change nothing it reads), its body's effects not
-run (``emit/choices.py``, ``emit/effects.py``).
+state, written as the actions before it leave the game where they change what it reads,
+``ir/previews.py::condition_before``: ``(((> (size DISCARD) 1) (inc (game sto N) 1)) ((> (game
+sto N) 1) (move ...)) (any ...))`` is offered where the discard pile holds two cards or N is
+above 1, or above 0 where it holds two), its body's effects not run (``emit/choices.py``,
+``emit/effects.py``).
 
 Not vacant: a fork whose body holds a condition of the option's legality (only where the fork
 is the option's one item, so with no other action), and forks among groups, a partition's parts
@@ -21,12 +24,15 @@ element, those failing it running the other actions alone, as the engine offers 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import static_elements
 from translators.recycle.ir.footprints import clash
 from translators.recycle.ir.nodes import Env, Sym
+from translators.recycle.ir.previews import condition_before
 from translators.recycle.symbols.model import GameModel
+from translators.recycle.syntax.nodes import Conditional, Node
 
 
 def ancestors(sym: Sym, forks: Sequence[Sym]) -> list[Sym]:
@@ -67,14 +73,34 @@ def vacant_forks(model: GameModel, forks: Sequence[Sym], plain: Iterable[Sym], l
             if not effect.guards:
                 ways = [()]
                 break
-            # a guard read in the decision's state: only where the actions before it (but the
-            # fork's own, which do not run without it) change nothing it reads
-            if not any(clash([(e.node, e.env) for e in effects[:position.get(g.anchor, 0)] if sym not in e.env.syms()],
-                             g.cond, g.env) for g in effect.guards) and tuple(effect.guards) not in ways:
-                ways.append(tuple(effect.guards))
+            # each guard read in the decision's state, as the actions before it (but the fork's
+            # own, which do not run without it) leave the game
+            guards = tuple(_read_before(g, [e for e in effects[:position.get(g.anchor, 0)] if sym not in e.env.syms()])
+                           for g in effect.guards)
+            if None not in guards and guards not in ways:
+                ways.append(guards)  # type: ignore[arg-type]
         if ways:
             out[sym] = tuple(ways)
     return out
+
+
+def _read_before(guard: ir.Guard, effects: Sequence[ir.Effect]) -> ir.Guard | None:
+    """``guard`` with its condition written to be read before ``effects`` (each under its own
+    guards) and hold where it holds after them; None where that cannot be written, or where a
+    guard shared by several of them reads what the ones between change (each is read anew)."""
+    if not clash([(e.node, e.env) for e in effects], guard.cond, guard.env):
+        return guard
+    actions: list[tuple[Node, Env]] = []
+    for index, effect in enumerate(effects):
+        node: Node = effect.node
+        for outer in reversed(effect.guards):
+            first = next(i for i, e in enumerate(effects) if outer in e.guards)
+            if clash([(e.node, e.env) for e in effects[first:index]], outer.cond, outer.env):
+                return None
+            node = Conditional(outer.cond, node, line=outer.cond.line, column=outer.cond.column)  # type: ignore[arg-type]
+        actions.append((node, effect.env))
+    condition = condition_before(guard.cond, guard.env, tuple(actions))
+    return None if condition is None else replace(guard, cond=condition)
 
 
 def nil_sets(option: ir.Option) -> list[tuple[frozenset[Sym], tuple[Sym, ...]]]:
