@@ -98,6 +98,14 @@ def forward(node: Any, env: Env, fwd: Forwards, guards: tuple[Guard, ...]) -> An
     return map_children(node, lambda child: forward(child, env, fwd, guards))
 
 
+def forget_changed(fwd: Forwards, inner: Forwards) -> None:
+    """Forget in ``fwd`` the tops that ``inner`` (the forwards after a body that may not run,
+    such as a choice fork's that may be offered over nothing) changed or forgot."""
+    for key in set(fwd) | set(inner):
+        if fwd.get(key) != inner.get(key):
+            fwd.pop(key, None)
+
+
 def carried(nodes: list[Any], env: Env, effects: Mapping[int, ir.Effect]) -> Env:
     """``env`` with the choice forks that the cards forwarded into ``nodes`` name: a card an
     option moved, read by an action after the choice, is that option's fork, which the action's
@@ -118,5 +126,5 @@ def _walk(node: Any) -> list[Node]:
     return list(node.walk()) if isinstance(node, Node) else []
 
 
-__all__ = ["Forwards", "carried", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key",
+__all__ = ["Forwards", "carried", "forget_changed", "forward", "invalidate", "invalidate_moved", "invalidate_source", "location_key",
            "owner_key"]

@@ -34,6 +34,7 @@ from translators.recycle.ir.forks import groups_any, groups_first, lift_groups
 from translators.recycle.ir.forwards import (
     Forwards,
     carried,
+    forget_changed,
     forward,
     invalidate,
     invalidate_moved,
@@ -64,13 +65,13 @@ from translators.recycle.ir.previews import read_after
 from translators.recycle.ir.repeats import unrolled_passes
 from translators.recycle.ir.setchoice import Conditions, set_fork
 from translators.recycle.ir.sites import GroupSites
-from translators.recycle.ir.vacancy import vacant_forks
+from translators.recycle.ir.targets import end_of, location, place_of
+from translators.recycle.ir.vacancy import forks_beside, vacant_forks
 from translators.recycle.symbols.model import GameModel
 from translators.recycle.symbols.vocabulary import name
 from translators.recycle.syntax.nodes import (
     ActionAgg,
     CardAt,
-    CardLocation,
     Choice,
     Compare,
     Conditional,
@@ -129,6 +130,8 @@ class Lowerer:
         #: The binding of each choice fork's variable, and the environment it is bound in.
         self.fork_nodes: dict[int, Sym | Alias] = {}
         self.fork_keys: dict[int, tuple[str, Sym]] = {}
+        #: The forks (by their ``any``'s id) beside other actions of their option, over what may be empty.
+        self.beside: set[int] = set()
         #: Card forks made for groups chosen within them (``ir/forks.py``), kept alive by id.
         self.lifted: dict[int, ActionAgg] = {}
         #: The fork over set ids of an option choosing among card sets as data, by its item's id.
@@ -245,7 +248,7 @@ class Lowerer:
     def action(self, node: Any, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """Lower one atomic action."""
         if isinstance(node, Move):
-            target, end = self.place_of(node.target, env)
+            target, end = place_of(node.target, env)
             card = forward(node.source, env, fwd, guards)
             effect = self.effect(ir.MoveCard, node, env, guards, card=card, target=target, end=end)
             invalidate(fwd, target, env)
@@ -260,12 +263,12 @@ class Lowerer:
                 if not isinstance(action.card, CardAt) or action.card.position not in ("top", "bottom"):
                     # from either end, every copy goes
                     raise TranslationError(action, "`repeat all` forgets from the top or bottom of a memory location")
-                target = self.location(action.card.cards, env)
+                target = location(action.card.cards, env)
                 invalidate(fwd, target, env)
                 return [self.effect(ir.ForgetCopies, node, env, guards, target=target)]
             if not isinstance(action.source, CardAt) or action.source.position not in ("top", "bottom"):
                 raise TranslationError(action, "`repeat all` moves from the top or bottom of a collection")
-            target, at = self.place_of(action.target, env)
+            target, at = place_of(action.target, env)
             if at == "index":
                 raise TranslationError(action.target, "`repeat all` moves onto `(top LOCATION)` or `(bottom LOCATION)`")
             source = forward(action.source.cards, env, fwd, guards)
@@ -274,7 +277,7 @@ class Lowerer:
             return [self.effect(ir.BulkMove, node, env, guards, source=source, end=str(action.source.position),
                                 target=target, at=at)]
         if isinstance(node, Shuffle):
-            target = self.location(node.cards, env)
+            target = location(node.cards, env)
             invalidate(fwd, target, env)
             return [self.effect(ir.Shuffle, node, env, guards, target=target)]
         if isinstance(node, IntUpdate):
@@ -298,7 +301,7 @@ class Lowerer:
                     del fwd[key]
             return [self.effect(ir.CycleSet, node, env, guards, which=node.which, stage=stage, target=cycled)]
         if isinstance(node, Remember):
-            target, end = self.end_of(node.target, env)
+            target, end = end_of(node.target, env)
             card = forward(node.source, env, fwd, guards)
             invalidate(fwd, target, env)
             return [self.effect(ir.Remember, node, env, guards, card=card, target=target, end=end)]
@@ -316,36 +319,17 @@ class Lowerer:
                                          "engine would keep the old teams beside the new ones)")
         raise TranslationError(node, f"`{type(node).__name__}` cannot be used as an action here")
 
-    def place_of(self, target: Any, env: Env) -> tuple[Node, str]:
-        """The location of a move's target ``(top LOC)``, ``(bottom LOC)`` or ``(N LOC)``, and
-        which of these it is (``top``, ``bottom``, ``index``)."""
-        real, _ = deref(target, env)
-        if isinstance(real, CardAt) and real.position in ("top", "bottom"):
-            return self.location(real.cards, env), str(real.position)
-        if isinstance(real, CardAt):
-            return self.location(real.cards, env), "index"
-        raise TranslationError(target, "a card is moved to `(top LOCATION)`, `(bottom LOCATION)` or `(N LOCATION)`")
-
-    def end_of(self, target: Any, env: Env) -> tuple[Node, str]:
-        """The location of a ``(top LOC)``, ``(bottom LOC)`` or ``(N LOC)`` target of ``remember``,
-        and which (``top``, ``bottom``, ``index``)."""
-        if not isinstance(target, CardAt):
-            raise TranslationError(target, "a card is remembered at `(top|bottom LOCATION)` or `(N LOCATION)`")
-        return self.location(target.cards, env), target.position if isinstance(target.position, str) else "index"
-
-    def location(self, node: Node, env: Env) -> Node:
-        """A card location expression (through aliases)."""
-        real, _ = deref(node, env)
-        if not isinstance(real, CardLocation):
-            raise TranslationError(node, "a card location `(OWNER iloc|vloc|hloc|mem NAME)` is expected here")
-        return node
-
     # -- aggregates -----------------------------------------------------------------------------
 
     def aggregate(self, node: ActionAgg, env: Env, guards: tuple[Guard, ...], fwd: Forwards) -> list[ir.Effect]:
         """``all`` (or an automatic ``any``) over a collection."""
         if id(node) in self.fork_nodes:
-            return self.item(node.body, self.fork_env(node, env), guards, fwd)
+            if id(node) not in self.beside:
+                return self.item(node.body, self.fork_env(node, env), guards, fwd)
+            inner = dict(fwd)  # the option may be offered without the fork: its moves may not happen
+            got = self.item(node.body, self.fork_env(node, env), guards, inner)
+            forget_changed(fwd, inner)
+            return got
         coll, coll_env = deref(node.collection, env)
         if isinstance(coll, Partition):
             return self.partition(node, coll, coll_env, env, guards, fwd)
@@ -458,6 +442,7 @@ class Lowerer:
             for item, option_env, legal in self.group_options(whole, env, cid):
                 forks: list[Sym] = []
                 self.find_forks(item, option_env, forks, cid)
+                self.beside |= forks_beside(self.model, item, self.fork_nodes)
                 forks += [self.set_forks.pop(id(item))] if id(item) in self.set_forks else []
                 self.leading(item, option_env, legal)
                 fwd: Forwards = {}

@@ -23,7 +23,7 @@ element, those failing it running the other actions alone, as the engine offers 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from translators.recycle.ir import nodes as ir
@@ -32,7 +32,23 @@ from translators.recycle.ir.footprints import clash
 from translators.recycle.ir.nodes import Env, Sym
 from translators.recycle.ir.previews import condition_before
 from translators.recycle.symbols.model import GameModel
-from translators.recycle.syntax.nodes import Conditional, Node
+from translators.recycle.syntax.nodes import (
+    ActionAgg,
+    Conditional,
+    CreateDeck,
+    CreateTeams,
+    Cycle,
+    FaroShuffle,
+    Forget,
+    IntUpdate,
+    Move,
+    Node,
+    Remember,
+    SetPoints,
+    SetStr,
+    Shuffle,
+    TurnPass,
+)
 
 
 def ancestors(sym: Sym, forks: Sequence[Sym]) -> list[Sym]:
@@ -48,6 +64,27 @@ def never_empty(model: GameModel, sym: Sym) -> bool:
         return False
     elements = static_elements(model, sym.domain.collection, sym.domain.env, sym.domain.collection)
     return elements is not None and any(not conditions for _, conditions in elements)
+
+
+#: The actions a fork may be offered beside (an ``all`` counts by the actions in it).
+_ACTIONS = (Move, Remember, Forget, Shuffle, FaroShuffle, IntUpdate, SetStr, SetPoints, Cycle, TurnPass, CreateTeams,
+            CreateDeck)
+
+
+def forks_beside(model: GameModel, item: Node, bindings: Mapping[int, object]) -> set[int]:
+    """The ``any`` forks of the option ``item`` (by id; ``bindings``: the choice forks' by id)
+    over what may be empty, beside an action outside their body: the option may be offered
+    without them (:func:`vacant_forks`), so a card their body moved cannot stand for a later
+    read of a top (``ir/forwards.py``)."""
+    out = set()
+    for fork in item.walk():
+        binding = bindings.get(id(fork))
+        if not isinstance(fork, ActionAgg) or binding is None or (isinstance(binding, Sym) and never_empty(model, binding)):
+            continue
+        inside = {id(node) for node in fork.walk()}
+        if any(isinstance(node, _ACTIONS) and id(node) not in inside for node in item.walk()):
+            out.add(id(fork))
+    return out
 
 
 def vacant_forks(model: GameModel, forks: Sequence[Sym], plain: Iterable[Sym], legal: Sequence[tuple[object, Env]],
@@ -118,4 +155,4 @@ def nil_sets(option: ir.Option) -> list[tuple[frozenset[Sym], tuple[Sym, ...]]]:
     return out
 
 
-__all__ = ["ancestors", "never_empty", "nil_sets", "vacant_forks"]
+__all__ = ["ancestors", "forks_beside", "never_empty", "nil_sets", "vacant_forks"]
