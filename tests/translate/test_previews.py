@@ -118,7 +118,15 @@ def _named(text: str | None) -> str | None:
      "'C (not (> (size (game iloc HAND)) 0)))) 'D (not (> (size (game vloc WON)) 0))))"),
     # the card under the top, once the top is thrown away: not written
     (f"(do ({THROW} ((> (size (game iloc HAND)) 0) {THROW}) (any (game iloc HAND) 'C {FORK})))", None),
-], ids=["throw-then-if-draw", "if-take-then-if-throw", "second-card"])
+    # the pile taken up whole, then a card thrown away: the hand with every card of the pile
+    (f"(do ((repeat all {WON}) (any (game iloc HAND) 'C {FORK})))", "(union (game iloc HAND) (game vloc WON))"),
+    (f"(do ((repeat all {WON}) (any (game vloc WON) 'C {FORK})))", "(filter (game vloc WON) 'A (== 1 0))"),
+    (f"(do ((repeat all {WON}) ((> (size (game vloc WON)) 0) {DRAW}) (any (game iloc HAND) 'C {FORK})))",
+     "(union (filter (union (union (game iloc HAND) (filter (game iloc STOCK) 'A (== 'A (top (game iloc STOCK))))) "
+     "(game vloc WON)) 'B (> (size (filter (game vloc WON) 'C (== 1 0))) 0)) (filter (union (game iloc HAND) "
+     "(game vloc WON)) 'B (not (> (size (filter (game vloc WON) 'C (== 1 0))) 0))))"),
+], ids=["throw-then-if-draw", "if-take-then-if-throw", "second-card", "take-all", "take-all-source",
+        "take-all-then-if"])
 def test_preview_case_by_case(option: str, expected: str | None) -> None:
     assert _named(_previewed(option)) == expected
 

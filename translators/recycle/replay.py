@@ -27,6 +27,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ggp.gdl.terms import Constant, Function, Term
@@ -165,7 +166,8 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                     if differ:
                         places_differ = True  # once: after it, every place that follows differs too
                         result.mismatches.append(Mismatch(decision.index, differ))
-                preview = _previewer(machine, state, legals, index)
+                option = "; ".join((decision.options[decision.chosen], done.get(next_decision - 1, "")))
+                preview = _previewer(machine, state, legals, index, {c for c, _ in _card_moves_in(option, names)})
                 found = _decide(decision, index, legal, names, result, preview, _card_places(state),
                                 translation.option_places, done.get(next_decision - 1, ""))
                 if found is None:
@@ -302,6 +304,16 @@ def _card_moves(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) ->
     return []
 
 
+def _card_moves_in(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> list[tuple[str, tuple[str, str, str] | None]]:
+    """The translation's constants for every card an option's text (or the moves done after a
+    decision) moves, each with the place it left."""
+    out = []
+    for action in option.split("; "):
+        cards, source = _moved_card(action, names)
+        out += [(card, source) for card in sorted(cards)]
+    return out
+
+
 def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> tuple[set[str], tuple[str, str, str] | None]:
     """The translation's constants for the card an ``M:`` line moves, and the place it left."""
     m = _MOVE_PLACES.match(text)
@@ -411,23 +423,32 @@ def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
 PREVIEW_STEPS = 64
 
 
-def _previewer(machine: StateMachine, state: State, legals: list[list[Term]],
-               seat: int) -> Callable[[Term], list[State]] | None:
+def _previewer(machine: StateMachine, state: State, legals: list[list[Term]], seat: int,
+               cards: AbstractSet[str] = frozenset()) -> Callable[[Term], list[State]] | None:
     """The states after the deciding role's move when every other role can only wait, else
     None: the next state and those of the steps that follow in which every role waits (an
-    option's effects run after the step that records the choice)."""
+    option's effects run after the step that records the choice), or in which ``random`` alone
+    draws one of ``cards`` (the cards the engine's option moves: a card drawn from a shuffled
+    pile by the option)."""
     if any(i != seat and legal != [NOOP] for i, legal in enumerate(legals)):
         return None
     roles = list(machine.roles)
-    waits = tuple(NOOP for _ in roles)
 
     def after(move: Term) -> list[State]:
         states = [machine.next_state(state, tuple(move if i == seat else NOOP for i in range(len(legals))))]
         for _ in range(PREVIEW_STEPS):
             now = states[-1]
-            if machine.is_terminal(now) or any(list(machine.legal_moves(now, r)) != [NOOP] for r in roles):
+            if machine.is_terminal(now):
                 break
-            states.append(machine.next_state(now, waits))
+            joint = [list(machine.legal_moves(now, r)) for r in roles]
+            drawn = [m for r, legal in zip(roles, joint) if r == RANDOM for m in legal
+                     if isinstance(m, Function) and m.name == "draw" and m.args and str(m.args[0]) in cards]
+            if all(legal == [NOOP] for legal in joint):
+                states.append(machine.next_state(now, tuple(NOOP for _ in roles)))
+            elif drawn and all(legal == [NOOP] for r, legal in zip(roles, joint) if r != RANDOM):
+                states.append(machine.next_state(now, tuple(min(drawn, key=str) if r == RANDOM else NOOP for r in roles)))
+            else:
+                break
         return states
     return after
 

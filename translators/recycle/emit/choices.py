@@ -153,20 +153,27 @@ def _executable(comp: Compiler, option: ir.Option, batches: list[Batch], ctl: St
                 nil: AbstractSet[ir.Sym] = frozenset()) -> list[Literal]:
     """CardStock offers an option only if it makes some action (``GameIterator.BuildOptions``
     drops an empty one): the unconditional card moves of the option's first step need a card to
-    move; and an option all of whose effects are conditional (guarded, or run for each card of an
-    ``all``, which makes none over an empty collection) needs one of them whose conditions hold
-    in the decision's state (and, in the first step, that has a card to move). The effects in
-    the body of a fork that is ``nil`` (``nil``) make no action."""
+    move; and an option all of whose effects are conditional (guarded, run for each card of an
+    ``all``, which makes none over an empty collection, or a ``repeat all`` of the first step,
+    none from an empty pile) needs one of them whose conditions hold in the decision's state
+    (and, in the first step, that has a card to move). The effects in the body of a fork that is
+    ``nil`` (``nil``) make no action."""
     first = batches[0]
+    firsts = {e.id for e in first.effects}
+    effects = [e for e in option.effects[:option.own] if not nil & set(e.env.syms())]
+
+    def conditional(effect: ir.Effect) -> bool:
+        # (a `repeat all` alone needs a card all the same: written as before, one literal)
+        whole = isinstance(effect, ir.BulkMove) and effect.id in firsts and len(effects) > 1
+        return bool(effect.guards or _loops(option, effect)) or whole
+
     lits: list[Literal] = []
     for effect in first.effects:
-        if not effect.guards and not _loops(option, effect) and not nil & set(effect.env.syms()):
+        if not conditional(effect) and not nil & set(effect.env.syms()):
             lits += _has_card(comp, effect, ctl)
-    effects = [e for e in option.effects[:option.own] if not nil & set(e.env.syms())]
-    firsts = {e.id for e in first.effects}
     # the engine runs each action as it builds the option (GameIterator.RecurseDo, TempExecute),
     # so the first action it makes reads the decision's state: every one before it made none
-    if effects and all(e.guards or _loops(option, e) for e in effects):
+    if effects and all(conditional(e) for e in effects):
         alternatives = [[lit for var, domain in _loops(option, e)
                          for lit in comp.member(domain.collection, domain.env, ctl, var)]
                         + [lit for guard in e.guards for lit in comp.cond(guard.cond, guard.env, ctl)]

@@ -16,6 +16,8 @@ filters) as the earlier actions leave it, in that state, undoing them from the l
 
 - ``(repeat N (move (top SOURCE) (top PILE)))``, N a literal (draw two, then throw one away):
   the N cards at that end of SOURCE join the pile, ``(union PILE (top N SOURCE))``, or leave it;
+  ``(repeat all (move (top SOURCE) (top PILE)))`` (take the discard pile up, then throw a card
+  away): every card of SOURCE joins the pile, ``(union PILE SOURCE)``, and SOURCE is left empty;
 - an action under a condition, ``((> (size STOCK) 0) (move (top STOCK) (top HAND)))``, is the
   pile as the action leaves it where the condition holds, as it was where not (the union of
   the two, each filtered by the condition or its negation), where the actions before it change
@@ -59,6 +61,7 @@ from translators.recycle.syntax.nodes import (
     Node,
     Or,
     Repeat,
+    RepeatAll,
     SetOp,
     SetStr,
     Size,
@@ -261,6 +264,8 @@ def _before(node: Any, env: Env, action: Any, action_env: Env) -> Any:
         if blank is None or clash([(action, env)], blank[0], env):
             return None
         return (_assigned(action, env, [node]) or blank)[0]
+    if isinstance(action, RepeatAll):
+        return _before_whole(node, env, action)
     moved = _moved_card(action.source, env) if isinstance(action, Move) else None
     end, end_env = deref(action.target, env) if isinstance(action, Move) else (None, env)
     if moved is None or not (isinstance(end, CardAt) and end.position in ("top", "bottom")):
@@ -295,6 +300,36 @@ def _before(node: Any, env: Env, action: Any, action_env: Env) -> Any:
     return None if failed else out
 
 
+def _before_whole(node: Any, env: Env, action: RepeatAll) -> Any:
+    """``node`` read before a pile is moved whole onto another (:func:`_whole`), as it reads
+    after: the source empty, the target with the source's cards; None where a read depends on
+    the order of either."""
+    whole = _whole(action, env)
+    if whole is None:
+        return None
+    pile, source, target = whole
+    at = {"line": action.line, "column": action.column}
+    failed = False
+
+    def swap(part: Any) -> Any:
+        nonlocal failed
+        if failed or not isinstance(part, Node) or not clash([(action, env)], part, env):
+            return part
+        if isinstance(part, CardLocation):
+            key = location_key(part, env)
+            if key == target:
+                return SetOp("union", (part, pile), **at)
+            if key == source:
+                return _emptied(part, action, at)
+        elif isinstance(part, SETWISE):
+            return map_children(part, swap)
+        failed = True
+        return part
+
+    out = swap(node)
+    return None if failed else out
+
+
 def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: Any, base: Any,
           filters: list[Filter], conditions: list[Any], at: dict[str, Any]) -> tuple[Any, list[Any]] | None:
     """The pile ``pile`` (``base`` under the filters) before ``action`` (after ``earlier``), from
@@ -308,6 +343,12 @@ def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: An
         return base, conditions
     if isinstance(action, Repeat):
         return _undo_run(action, env, earlier, pile, base, conditions, at)
+    if isinstance(action, RepeatAll):
+        whole = _whole(action, env)
+        if whole is None or pile not in whole[1:] or clash(earlier, whole[0], env) \
+                or any(clash([(action, env)], condition, env) for condition in conditions):
+            return None
+        return _emptied(base, action, at) if whole[1] == pile else SetOp("union", (base, whole[0]), **at), conditions
     source = _moved_card(action.source, env) if isinstance(action, Move) else None
     target = _target(action.target, env) if isinstance(action, Move) else None
     if source is None or target is None or clash(earlier, source[0], env) \
@@ -323,6 +364,26 @@ def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: An
         drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
         base = SetOp("union", (base, drawn), **at)
     return base, conditions
+
+
+def _whole(action: RepeatAll, env: Env) -> tuple[CardLocation, Any, Any] | None:
+    """``(repeat all (move (top|bottom SOURCE) (top|bottom TARGET)))``: SOURCE (read through
+    aliases) and the keys of SOURCE and TARGET; None for anything else."""
+    move = action.action
+    real, real_env = deref(move.source, env) if isinstance(move, Move) else (None, env)
+    if not isinstance(move, Move) or not (isinstance(real, CardAt) and real.position in ("top", "bottom")):
+        return None
+    pile, pile_env = deref(real.cards, real_env)
+    source, target = location_key(pile, pile_env), _target(move.target, env)
+    if not isinstance(pile, CardLocation) or pile_env != env or source is None or target is None or source == target:
+        return None
+    return pile, source, target
+
+
+def _emptied(pile: Any, action: Node, at: dict[str, Any]) -> Filter:
+    """``pile`` with no card left: every card of it moved away by ``action``."""
+    var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+    return Filter(pile, var, Compare("==", IntLit(1, **at), IntLit(0, **at), kind="int", **at), **at)
 
 
 def _undo_run(action: Repeat, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: Any, base: Any,

@@ -196,14 +196,18 @@ MAX_PLAYERS = 100
 
 
 def _decks(game: Game, declared: dict[str, Node]) -> Iterable[tuple[CreateDeck, int]]:
+    """The setup's decks with how many copies of each are made, in the engine's order: every
+    plain ``create deck`` first, then the repeated ones (``GameIterator.ProcessSetup``), so an
+    unshuffled pile is dealt from the same card."""
+    for step in game.setup.decks:
+        if isinstance(step, CreateDeck):
+            yield step, 1
     for step in game.setup.decks:
         if isinstance(step, Repeat):
             times = _literal_int(step.count, declared)
             if times is None or not isinstance(step.action, CreateDeck):
                 raise TranslationError(step, "a repeated deck needs a literal count")
             yield step.action, times
-        else:
-            yield step, 1
 
 
 def written_names(game: Game) -> set[str]:
