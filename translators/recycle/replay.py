@@ -166,8 +166,9 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                     if differ:
                         places_differ = True  # once: after it, every place that follows differs too
                         result.mismatches.append(Mismatch(decision.index, differ))
-                option = "; ".join((decision.options[decision.chosen], done.get(next_decision - 1, "")))
-                preview = _previewer(machine, state, legals, index, {c for c, _ in _card_moves_in(option, names)})
+                option = f"{decision.options[decision.chosen]}; {done.get(next_decision - 1, '')}"
+                preview = _previewer(machine, state, legals, index,
+                                     {c for action in option.split("; ") for c in _moved_card(action, names)[0]})
                 found = _decide(decision, index, legal, names, result, preview, _card_places(state),
                                 translation.option_places, done.get(next_decision - 1, ""))
                 if found is None:
@@ -302,16 +303,6 @@ def _card_moves(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) ->
         cards = [engine_card_key(line.strip()) for line in text.splitlines()[1:]]
         return [(names.get(key, set()), LAYOUT) for key in cards if key is not None]
     return []
-
-
-def _card_moves_in(option: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> list[tuple[str, tuple[str, str, str] | None]]:
-    """The translation's constants for every card an option's text (or the moves done after a
-    decision) moves, each with the place it left."""
-    out = []
-    for action in option.split("; "):
-        cards, source = _moved_card(action, names)
-        out += [(card, source) for card in sorted(cards)]
-    return out
 
 
 def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> tuple[set[str], tuple[str, str, str] | None]:

@@ -253,19 +253,26 @@ def _rewritten(node: Any, env: Env, actions: tuple[tuple[Node, Env], ...]) -> An
 def _before(node: Any, env: Env, action: Any, action_env: Env) -> Any:
     """``node`` (read in ``env``) written to be read before ``action`` and give what it reads
     after it: a cell set as the value given, the card a move put on an end of a pile as that
-    card, a pile a card went onto or left as the pile with or without it; None where that
-    cannot be written (a read of a changed pile that depends on its order, other actions)."""
+    card, a pile a card went onto or left as the pile with or without it, a pile moved whole as
+    empty and the pile it went onto with its cards; None where that cannot be written (a read of
+    a changed pile that depends on its order, other actions)."""
     if not clash([(action, action_env)], node, env):
         return node
     if not _within(action_env, env):
         return None
+    at = {"line": action.line, "column": action.column}
     if isinstance(action, (IntUpdate, SetStr)):
-        blank = _assigned(action, env, [node], IntLit(0, line=action.line, column=action.column))
+        blank = _assigned(action, env, [node], IntLit(0, **at))
         if blank is None or clash([(action, env)], blank[0], env):
             return None
         return (_assigned(action, env, [node]) or blank)[0]
     if isinstance(action, RepeatAll):
-        return _before_whole(node, env, action)
+        whole = _whole(action, env)
+        if whole is None:
+            return None
+        pile, source, target = whole
+        return _piles_before(node, env, action, {target: lambda part: SetOp("union", (part, pile), **at),
+                                                 source: lambda part: _emptied(part, action, at)})
     moved = _moved_card(action.source, env) if isinstance(action, Move) else None
     end, end_env = deref(action.target, env) if isinstance(action, Move) else (None, env)
     if moved is None or not (isinstance(end, CardAt) and end.position in ("top", "bottom")):
@@ -274,54 +281,33 @@ def _before(node: Any, env: Env, action: Any, action_env: Env) -> Any:
     target = location_key(end.cards, end_env)
     if target is None or target == source:
         return None
-    at = {"line": action.line, "column": action.column}
     var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
+    drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
+    return _piles_before(node, env, action, {target: lambda part: SetOp("union", (part, drawn), **at),
+                                             source: lambda part: Filter(part, var, Compare("!=", var, card, kind="card",
+                                                                                            **at), **at)},
+                         (str(end.position), target, card))
+
+
+def _piles_before(node: Any, env: Env, action: Node, piles: dict[Any, Any],
+                  end: tuple[str, Any, Any] | None = None) -> Any:
+    """``node`` with each read of a pile ``action`` changes written by ``piles`` (the pile's key
+    to what its location becomes) and a read of the ``end`` card of a pile (position, key, the
+    card put there) as that card; None where another read of those piles is under ``node``
+    (one that depends on their order)."""
     failed = False
 
     def swap(part: Any) -> Any:
         nonlocal failed
         if failed or not isinstance(part, Node) or not clash([(action, env)], part, env):
             return part
-        if isinstance(part, CardAt) and part.position == end.position and location_key(part.cards, env) == target:
-            return card
-        if isinstance(part, CardLocation):
-            key = location_key(part, env)
-            if key == target:
-                return SetOp("union", (part, Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)),
-                             **at)
-            if key == source:
-                return Filter(part, var, Compare("!=", var, card, kind="card", **at), **at)
-        elif isinstance(part, SETWISE):
-            return map_children(part, swap)
-        failed = True
-        return part
-
-    out = swap(node)
-    return None if failed else out
-
-
-def _before_whole(node: Any, env: Env, action: RepeatAll) -> Any:
-    """``node`` read before a pile is moved whole onto another (:func:`_whole`), as it reads
-    after: the source empty, the target with the source's cards; None where a read depends on
-    the order of either."""
-    whole = _whole(action, env)
-    if whole is None:
-        return None
-    pile, source, target = whole
-    at = {"line": action.line, "column": action.column}
-    failed = False
-
-    def swap(part: Any) -> Any:
-        nonlocal failed
-        if failed or not isinstance(part, Node) or not clash([(action, env)], part, env):
-            return part
-        if isinstance(part, CardLocation):
-            key = location_key(part, env)
-            if key == target:
-                return SetOp("union", (part, pile), **at)
-            if key == source:
-                return _emptied(part, action, at)
-        elif isinstance(part, SETWISE):
+        if end is not None and isinstance(part, CardAt) and part.position == end[0] \
+                and location_key(part.cards, env) == end[1]:
+            return end[2]
+        key = location_key(part, env) if isinstance(part, CardLocation) else None
+        if key in piles:
+            return piles[key](part)
+        if isinstance(part, SETWISE) and not isinstance(part, CardLocation):
             return map_children(part, swap)
         failed = True
         return part
