@@ -222,7 +222,7 @@ GAMES = sorted((Path(__file__).parent / "games").glob("*.rcy"))
 #: The ones the default run replays (what the translator learnt for them); the rest are slow.
 QUICK_GAMES = {"meld2", "war2", "trumps4", "eights3", "runs2", "made3", "runs3", "hands3", "largest2", "chips2", "pairs2",
                "rummy2", "capture2", "under2", "oldmaid3", "concentration2", "affordable3", "budget3", "onto4", "ownmaps2",
-               "whist4", "twoifs2", "ifraise2", "vacantfwd2", "takeup2", "deckorder2",
+               "whist4", "twoifs2", "ifraise2", "vacantfwd2", "takeup2", "deckorder2", "lucky3",
                "filterends2", "scopa2", "sweep2"}
 
 

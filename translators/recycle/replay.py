@@ -24,7 +24,6 @@ the two games part (a seat or a card not found), since after it nothing more can
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
@@ -37,26 +36,22 @@ from translators.recycle.engine import Decision, GameEnd, TranscriptLine
 from translators.recycle.ir.made import HOLD_PREFIX
 from translators.recycle.playstats import ending_of
 from translators.recycle.symbols.vocabulary import RANDOM, card_constant
+from translators.recycle.transcript import (
+    MADE,
+    MOVE_PLACES,
+    SET_FULL,
+    VIS,
+    canonical,
+    card_places,
+    effects_seen,
+    engine_card_key,
+    move_words,
+    place,
+    words,
+)
 from translators.recycle.translation import Translation
 
 NOOP = Constant("noop")
-#: An engine card as its transcript writes it: ``id!KEY=VALUE;KEY=VALUE:DECKNAME``.
-_CARD = re.compile(r"^\d+!([^:]*):\S*")
-#: A moved card in the transcript: ``M:card from -> to``.
-_MOVE = re.compile(r"^M:(\S+) ")
-#: A card moved, with its places: ``M:card OWNER:TYPE:NAME -> OWNER:TYPE:NAME``.
-_MOVE_PLACES = re.compile(r"^M:(\S+) (\S+):(\S+):(\S+) -> (\S+):(\S+):(\S+)")
-#: A card made: ``C:card OWNER TYPE NAME``.
-_MADE = re.compile(r"^C:(\S+) (\S+) (\S+) (\S+)")
-#: The engine's collection types as the translation's visibility names (memory is not compared).
-_VIS = {"INVISIBLE": "iloc", "VISIBLE": "vloc", "HIDDEN": "hloc"}
-#: A value set, with its owner and key: ``S:owner KEY VALUE``.
-_SET_FULL = re.compile(r"^S:(\S+) (\S+) (\S+)$")
-#: A string or integer set by an option: ``S:owner KEY VALUE``.
-_SET = re.compile(r"^S:\S+ \S+ (\S+)")
-#: The player a ``cycle next`` or ``cycle current`` option names (its ``NextAction`` and
-#: ``SetPlayerAction`` texts).
-_CYCLE = re.compile(r"^(?:NextAction: Next player|SetPlayerAction: Set player): (\d+)$")
 
 
 @dataclass(frozen=True)
@@ -93,14 +88,6 @@ class ReplayResult:
         return self.finished and not self.mismatches
 
 
-def engine_card_key(text: str) -> frozenset[tuple[str, str]] | None:
-    """The attributes of an engine card (``0!RANK=J;SUIT=HEARTS:DEFAULT``), or None."""
-    m = _CARD.match(text)
-    if m is None:
-        return None
-    return frozenset(tuple(kv.split("=", 1)) for kv in m.group(1).split(";") if "=" in kv)
-
-
 def card_names(translation: Translation) -> dict[frozenset[tuple[str, str]], set[str]]:
     """The translation's card constants by attributes (identical cards share a key)."""
     out: dict[frozenset[tuple[str, str]], set[str]] = {}
@@ -131,7 +118,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
     state = machine.initial_state()
     next_move = 0
     next_decision = 0
-    values = [e.text.rsplit(" ", 1)[-1] for e in events if isinstance(e, TranscriptLine) and e.text.startswith("S:")]
+    values = [e.text for e in events if isinstance(e, TranscriptLine) and e.text.startswith("S:")]
     next_value = 0
     for _ in range(max_steps):
         if machine.is_terminal(state):
@@ -142,7 +129,8 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
             legal = legals[index]
             move: Term | None
             if role == RANDOM and _numbers(legal):
-                move, next_value = _number(legal, values, next_value, result, rng)
+                move, next_value = _number(legal, values, next_value, result, rng,
+                                           _stores(_previewer(machine, state, legals, index), legal))
             elif role == RANDOM and past_limit and next_decision >= len(decisions):
                 # the engine stopped at its choice limit: the translation's chance moves up to its
                 # own limit, at the next decision, are followed unsteered
@@ -169,7 +157,7 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                 option = f"{decision.options[decision.chosen]}; {done.get(next_decision - 1, '')}"
                 preview = _previewer(machine, state, legals, index,
                                      {c for action in option.split("; ") for c in _moved_card(action, names)[0]})
-                found = _decide(decision, index, legal, names, result, preview, _card_places(state),
+                found = _decide(decision, index, legal, names, result, preview, card_places(state),
                                 translation.option_places, done.get(next_decision - 1, ""))
                 if found is None:
                     return result
@@ -232,22 +220,22 @@ def engine_places(events: Sequence[Decision | GameEnd | TranscriptLine]) -> dict
     out: dict[int, Places] = {}
     for e in events:
         if isinstance(e, TranscriptLine):
-            made = _MADE.match(e.text)
-            moved = _MOVE_PLACES.match(e.text)
+            made = MADE.match(e.text)
+            moved = MOVE_PLACES.match(e.text)
             if made:
-                card, place = made.group(1), _place(made.group(2), made.group(3), made.group(4))
+                card, spot = made.group(1), place(made.group(2), made.group(3), made.group(4))
             elif moved:
-                card, place = moved.group(1), _place(moved.group(5), moved.group(6), moved.group(7))
+                card, spot = moved.group(1), place(moved.group(5), moved.group(6), moved.group(7))
             else:
                 continue
             key = engine_card_key(card)
             if key is not None:
-                where[card.split("!", 1)[0]] = (place, key)
+                where[card.split("!", 1)[0]] = (spot, key)
         elif isinstance(e, Decision):
             snapshot: Places = {}
-            for place, key in where.values():
-                if place[1] in _VIS.values():
-                    snapshot.setdefault(place, Counter())[key] += 1
+            for spot, key in where.values():
+                if spot[1] in VIS.values():
+                    snapshot.setdefault(spot, Counter())[key] += 1
             out[e.index] = snapshot
     return out
 
@@ -263,14 +251,9 @@ def translation_places(state: State, attrs: dict[str, frozenset[tuple[str, str]]
                 owner, vis, name = (str(a) for a in loc.args)
                 key = attrs.get(str(fluent.args[0]))
                 made = owner == "game" and name.upper().startswith(HOLD_PREFIX)  # not made yet
-                if key is not None and vis in _VIS.values() and not made:
+                if key is not None and vis in VIS.values() and not made:
                     out.setdefault((owner, vis, name.upper().rstrip("_")), Counter())[key] += 1
     return out
-
-
-def _place(owner: str, kind: str, name: str) -> tuple[str, str, str]:
-    owner = "game" if owner == "table" else (f"player{owner[1:]}" if re.fullmatch(r"p\d+", owner) else owner)
-    return owner, _VIS.get(kind, kind.lower()), name.upper().rstrip("_")
 
 
 def _places_differ(engine: Places, ours: Places) -> str | None:
@@ -278,10 +261,10 @@ def _places_differ(engine: Places, ours: Places) -> str | None:
     def show(cards: Counter[frozenset[tuple[str, str]]]) -> str:
         return ", ".join(sorted("/".join(v for _, v in sorted(k)) + (f" x{n}" if n > 1 else "") for k, n in cards.items()))
     lines = []
-    for place in sorted(set(engine) | set(ours)):
-        a, b = engine.get(place, Counter()), ours.get(place, Counter())
+    for spot in sorted(set(engine) | set(ours)):
+        a, b = engine.get(spot, Counter()), ours.get(spot, Counter())
         if a != b:
-            lines.append(f"({' '.join(place)}): engine [{show(a)}], translation [{show(b)}]")
+            lines.append(f"({' '.join(spot)}): engine [{show(a)}], translation [{show(b)}]")
     if not lines:
         return None
     more = f" (and {len(lines) - 2} more piles)" if len(lines) > 2 else ""
@@ -307,11 +290,11 @@ def _card_moves(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) ->
 
 def _moved_card(text: str, names: dict[frozenset[tuple[str, str]], set[str]]) -> tuple[set[str], tuple[str, str, str] | None]:
     """The translation's constants for the card an ``M:`` line moves, and the place it left."""
-    m = _MOVE_PLACES.match(text)
+    m = MOVE_PLACES.match(text)
     if m is None:
         return set(), None
     key = engine_card_key(m.group(1))
-    return (names.get(key, set()) if key is not None else set()), _place(m.group(2), m.group(3), m.group(4))
+    return (names.get(key, set()) if key is not None else set()), place(m.group(2), m.group(3), m.group(4))
 
 
 def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] | None]], at: int, state: State,
@@ -326,7 +309,7 @@ def _chance(legal: list[Term], moved: list[tuple[set[str], tuple[str, str, str] 
     if not draws:
         result.unsteered_chance += 1
         return legal[rng.randrange(len(legal))], at
-    where = _card_places(state)
+    where = card_places(state)
     picks = all(m.name == "pick" for m in draws.values())
     if picks and fits is not None and len(draws) > 1:
         fitting = {c: m for c, m in draws.items() if fits(m)}
@@ -386,28 +369,39 @@ def _numbers(legal: list[Term]) -> dict[str, Term]:
     return {str(m.args[0]): m for m in legal if isinstance(m, Function) and m.name == "num" and m.args}
 
 
-def _number(legal: list[Term], values: list[str], at: int, result: ReplayResult,
-            rng: random.Random) -> tuple[Term, int]:
+def _number(legal: list[Term], values: list[str], at: int, result: ReplayResult, rng: random.Random,
+            sets: dict[Term, set[tuple[str, str, str]]] | None = None) -> tuple[Term, int]:
     """``random``'s integer: the next value the engine set (its ``S:`` lines) that is one of the
-    integers it may pick, when one is (an integer drawn and stored at once, as is usual);
-    else, unsteered, any."""
+    integers it may pick, when one is (an integer drawn and stored at once, as is usual); where
+    the cells each pick sets can be previewed (``sets``: the (owner, name, value) each leaves),
+    the next line that sets one of those cells to its value, so that a count set before it is
+    not taken for the draw; else, unsteered, any."""
     numbers = _numbers(legal)
+    if sets is not None:
+        for k in range(at, len(values)):
+            found = SET_FULL.match(values[k])
+            if found:
+                cell = (place(found.group(1), "VISIBLE", "X")[0], found.group(2).lower(), found.group(3).lower())
+                hits = [m for m, cells in sets.items() if cell in cells]
+                if len(hits) == 1:
+                    return hits[0], k + 1
     for k in range(at, len(values)):
-        if values[k] in numbers:
-            return numbers[values[k]], k + 1
+        value = values[k].rsplit(" ", 1)[-1]
+        if value in numbers:
+            return numbers[value], k + 1
     result.unsteered_chance += 1
     return legal[rng.randrange(len(legal))], at
 
 
-def _card_places(state: State) -> dict[str, set[tuple[str, str, str]]]:
-    out: dict[str, set[tuple[str, str, str]]] = {}
-    for fluent in state.fluents:
-        if isinstance(fluent, Function) and fluent.name == "at" and len(fluent.args) == 2:
-            loc = fluent.args[1]
-            if isinstance(loc, Function) and loc.name == "loc" and len(loc.args) == 3:
-                owner, vis, name = (str(a) for a in loc.args)
-                out.setdefault(str(fluent.args[0]), set()).add((owner, vis, name.upper().rstrip("_")))
-    return out
+def _stores(preview: Callable[[Term], list[State]] | None, moves: list[Term]) -> dict[Term, set[tuple[str, str, str]]] | None:
+    """For each of ``random``'s ``moves``, the cells (owner, name, value) its own step leaves
+    with a value that depends on the move (not the later steps': a count raised there by the
+    number drawn would match a line the engine wrote before the draw), by preview."""
+    if preview is None:
+        return None
+    after = {move: {(v.owner, v.name, v.value) for v in stored_values(preview(move)[0].fluents)} for move in moves}
+    common = set.intersection(*after.values()) if after else set()
+    return {move: cells - common for move, cells in after.items()}
 
 
 #: At most this many steps in which every role waits are followed after a previewed move.
@@ -466,22 +460,22 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     chosen = decision.options[decision.chosen]
     candidates = legal
     if preview is not None:
-        seen = {m: max(_effects_seen(chosen, s, names, places) for s in preview(m)) for m in legal}
+        seen = {m: max(effects_seen(chosen, s, names, places) for s in preview(m)) for m in legal}
         top = max(seen.values(), default=0)
         candidates = [m for m in legal if seen[m] == top] if top > 0 else legal
         if len(candidates) > 1 and done:
             own = "; ".join(done.split("; ")[:len(chosen.split("; "))])  # the option's, not what follows
-            then = {m: max(_effects_seen(own, s, names, places) for s in preview(m)) for m in candidates}
+            then = {m: max(effects_seen(own, s, names, places) for s in preview(m)) for m in candidates}
             most = max(then.values())
             candidates = [m for m in candidates if then[m] == most] if most > 0 else candidates
         if len(candidates) == 1:
             result.by_content += 1
             return candidates[0]
-    words = _words(chosen, names, places)
-    overlap = {m: len(words & _move_words(m)) for m in candidates}
+    named = words(chosen, names, places)
+    overlap = {m: len(named & move_words(m)) for m in candidates}
     best = max(overlap.values(), default=0)
     matching = [m for m in candidates if best > 0 and overlap[m] == best]
-    if len(matching) == 1 or (matching and len({_canonical(m, names) for m in matching}) == 1):
+    if len(matching) == 1 or (matching and len({canonical(m, names) for m in matching}) == 1):
         # One move, or moves that differ only in which of two identical cards they name.
         result.by_content += 1
         return matching[0]
@@ -493,94 +487,13 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
         by_place = sorted(legal, key=lambda m: _order(m, option_places or {}))[decision.chosen]
         group = _order(by_place, option_places or {})[0]
         alike = [m for m in matching if _order(m, option_places or {})[0] == group]
-        if alike and len({_canonical(m, names) for m in alike}) == 1:
+        if alike and len({canonical(m, names) for m in alike}) == 1:
             result.by_content += 1
             return alike[0]
         return by_place
     result.mismatches.append(Mismatch(decision.index, f"no move of the translation matches the engine's "
                                                       f"choice {chosen!r}"))
     return None
-
-
-def _canonical(move: Term, names: dict[frozenset[tuple[str, str]], set[str]]) -> str:
-    """``move`` with each card constant replaced by its attributes (identical cards alike)."""
-    key_of = {c: repr(sorted(k)) for k, cs in names.items() for c in cs}
-    return " ".join(key_of.get(w, w) for w in str(move).replace("(", " ( ").replace(")", " ) ").split())
-
-
-def _effects_seen(option: str, state: State, names: dict[frozenset[tuple[str, str]], set[str]],
-                  before: dict[str, set[tuple[str, str, str]]] | None = None) -> int:
-    """How many of an engine option's effects (a card where it goes, a value set) hold in ``state``;
-    with the card places ``before`` the move, a card counts only if it came from the engine's
-    source place, followed through the option's moves: a card drawn then played is where the
-    option's last move of it puts it."""
-    values = {(v.owner, v.name, v.value) for v in stored_values(state.fluents)}
-    places = _card_places(state)
-    now = {card: set(where) for card, where in before.items()} if before is not None else None
-    moves: list[set[str]] = []
-    last: dict[str, tuple[str, str, str]] = {}
-    seen = 0
-    for action in option.split("; "):
-        m = _MOVE_PLACES.match(action)
-        if m:
-            card = engine_card_key(m.group(1))
-            source = _place(m.group(2), m.group(3), m.group(4))
-            target = _place(m.group(5), m.group(6), m.group(7))
-            cards = names.get(card, set()) if card is not None else set()
-            if now is not None:
-                cards = {c for c in cards if source in now.get(c, ())}
-                for c in cards:
-                    now[c] = {target}
-            for c in cards:
-                last[c] = target
-            moves.append(cards)
-            continue
-        s = _SET_FULL.match(action)
-        if s:
-            owner = _place(s.group(1), "VISIBLE", "X")[0]
-            key, value = s.group(2).lower(), s.group(3).lower()
-            seen += (owner, key, value) in values
-    return seen + sum(any(last[c] in places.get(c, ()) for c in cards) for cards in moves)
-
-
-def _words(option: str, names: dict[frozenset[tuple[str, str]], set[str]],
-           places: dict[str, set[tuple[str, str, str]]] | None = None) -> set[str]:
-    """What identifies an engine option: the cards its moves move and the values its
-    assignments set, in lower case. With the translation's card ``places``, a moved card is
-    one of the identical cards at the place the engine moved it from (drawing a SIX from the
-    stock is not playing a SIX from the hand)."""
-    out: set[str] = set()
-    for action in option.split("; "):
-        m = _MOVE.match(action)
-        if m:
-            key = engine_card_key(m.group(1))
-            cards = names.get(key, set()) if key is not None else set()
-            full = _MOVE_PLACES.match(action)
-            if places is not None and full is not None:
-                source = _place(full.group(2), full.group(3), full.group(4))
-                cards = {c for c in cards if source in places.get(c, ())} or cards
-            out |= cards
-            continue
-        s = _SET.match(action)
-        if s:
-            out.add(s.group(1).lower())
-            continue
-        cycle = _CYCLE.match(action)
-        if cycle:
-            out.add(f"player{cycle.group(1)}")
-    return out
-
-
-def _move_words(move: Term) -> set[str]:
-    """What a move of the translation names: ``(choose K X...)`` its bindings ``X...`` (``K`` is
-    the option's place in the choice), another move its name and arguments."""
-    if isinstance(move, Constant):
-        return {move.name}
-    if isinstance(move, Function):
-        if move.name == "choose":
-            return {str(a) for a in move.args[1:]}
-        return {move.name} | {str(a) for a in move.args}
-    return set()
 
 
 def _order(move: Term, option_places: dict[str, int]) -> tuple[int, str]:
