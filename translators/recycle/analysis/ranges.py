@@ -31,6 +31,7 @@ from translators.recycle.analysis.integers import (
 )
 from translators.recycle.analysis.places import CardDomains, concrete
 from translators.recycle.analysis.pointmaps import PointMaps
+from translators.recycle.analysis.sinks import sink_budgets
 from translators.recycle.ir import nodes as ir
 from translators.recycle.ir.elements import (
     expression_kind,
@@ -175,8 +176,12 @@ class Ranges:
 
     def __init__(self, model: GameModel, program: ir.Program, domains: CardDomains, pointmaps: PointMaps,
                  exec_bound: Callable[[ir.Effect], int | None], capacity: Mapping[Location, int] | None = None,
-                 caps: Mapping[tuple[str, str], int] | None = None):
+                 caps: Mapping[tuple[str, str], int] | None = None,
+                 budgets: Mapping[int, tuple[Any, int]] | None = None):
         self.model = model
+        #: Changes that run only as cards go where they never leave, by effect: their group and
+        #: how often the group's changes run in all (``analysis/sinks.py``).
+        self.budgets: Mapping[int, tuple[Any, int]] = budgets or {}
         #: The largest value some cell families are kept within (the bounds of ranges read in
         #: play: ``analysis/spans.py``); a game that goes past ends with ``(failed overflow)``.
         self.caps: Mapping[tuple[str, str], int] = caps or {}
@@ -366,6 +371,8 @@ class Ranges:
             # change a cell by the most any one option changes it, not by their sum.
             chosen: dict[tuple[tuple[str, str], str], dict[int, Interval]] = {}
             single: dict[tuple[str, str], Interval] = {}  # the largest change of one write
+            # changes sharing a budget (``analysis/sinks.py``): the largest, that many times in all
+            shared: dict[tuple[tuple[str, str], Any], tuple[Interval, int]] = {}
             for effect in writes:
                 cell = effect.cell
                 key = (owner_kind(cell.owner), _label(cell.name))
@@ -383,6 +390,12 @@ class Ranges:
                 delta = value if effect.op == "inc" else (-value[1], -value[0])
                 single[key] = hull(single.get(key, (0, 0)), delta)
                 place = self.option_of.get(effect.id)
+                if effect.id in self.budgets:  # (in options or not: the budget bounds every run)
+                    group, budget = self.budgets[effect.id]
+                    times = self.exec_bound(effect)
+                    was, count = shared.get((key, group), ((0, 0), 0))
+                    shared[(key, group)] = (hull(was, delta), min(budget, count + (budget if times is None else times)))
+                    continue
                 if place is None:
                     deltas.setdefault(key, []).append((delta, self.exec_bound(effect)))
                     continue
@@ -390,6 +403,8 @@ class Ranges:
                 # another does not make up for (a value can pass its range in between)
                 total = chosen.setdefault((key, place[0]), {}).get(place[1], (0, 0))
                 chosen[(key, place[0])][place[1]] = (total[0] + min(0, delta[0]), total[1] + max(0, delta[1]))
+            for (key, _), (delta, times) in shared.items():
+                deltas.setdefault(key, []).append((delta, times))
             for (key, choice), by_option in chosen.items():
                 options = len(self.program.choices[choice].options)
                 spans = list(by_option.values()) + ([(0, 0)] if len(by_option) < options else [])
@@ -533,13 +548,14 @@ def integer_ranges(model: GameModel, program: ir.Program, domains: CardDomains, 
     cell's range too large (see :func:`execution_bounds`); ``caps``: see :attr:`Ranges.caps`."""
     bounds = execution_bounds(program, model)
     capacity = pile_counts(program, model, domains, bounds)
+    budgets = sink_budgets(program, model)
     try:
-        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id), capacity, caps)
+        return Ranges(model, program, domains, pointmaps, lambda e: bounds.get(e.id), capacity, caps, budgets)
     except TranslationError:
         modest = execution_bounds(program, model, nested=False)
         if modest == bounds:
             raise
-        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id), capacity, caps)
+        return Ranges(model, program, domains, pointmaps, lambda e: modest.get(e.id), capacity, caps, budgets)
 
 
 __all__ = ["LIMIT", "TABLE_BUDGET", "UNARY_LIMIT", "WIDE", "Ranges", "arith_interval", "hull", "integer_ranges"]
