@@ -154,11 +154,13 @@ def replay(events: Sequence[Decision | GameEnd | TranscriptLine], translation: T
                     if differ:
                         places_differ = True  # once: after it, every place that follows differs too
                         result.mismatches.append(Mismatch(decision.index, differ))
-                option = f"{decision.options[decision.chosen]}; {done.get(next_decision - 1, '')}"
-                preview = _previewer(machine, state, legals, index,
-                                     {c for action in option.split("; ") for c in _moved_card(action, names)[0]})
+                preview = _previewer(machine, state, legals, index)
+                # the cards the option moves out of a hidden pile (where random may draw them)
+                drawn = {c for action in decision.options[decision.chosen].split("; ")
+                         for cards, source in [_moved_card(action, names)] if source and source[1] != "vloc" for c in cards}
                 found = _decide(decision, index, legal, names, result, preview, card_places(state),
-                                translation.option_places, done.get(next_decision - 1, ""))
+                                translation.option_places, done.get(next_decision - 1, ""),
+                                _previewer(machine, state, legals, index, drawn) if drawn else None)
                 if found is None:
                     return result
                 move = found
@@ -441,13 +443,16 @@ def _previewer(machine: StateMachine, state: State, legals: list[list[Term]], se
 def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozenset[tuple[str, str]], set[str]],
             result: ReplayResult, preview: Callable[[Term], list[State]] | None = None,
             places: dict[str, set[tuple[str, str, str]]] | None = None,
-            option_places: dict[str, int] | None = None, done: str = "") -> Term | None:
+            option_places: dict[str, int] | None = None, done: str = "",
+            drawing: Callable[[Term], list[State]] | None = None) -> Term | None:
     """The translation's move for the engine's ``decision`` (None, recording why, when the two
     part): when the others wait, the move after which the most of the option's effects are seen
     (a card moved from the engine's source to its target, a value set), if one move has the
     most (ties broken by as many moves and values as the option has that the engine ``done``
     right after the decision: its option texts show a group's top card for every card it
-    moves); else the move naming what the chosen option moves or sets; else the same position."""
+    moves; where no move shows every effect, by ``drawing``, previews that draw from a shuffled
+    pile the cards the option moves); else the move naming what the chosen option moves or sets;
+    else the same position."""
     if decision.seat != seat:
         result.mismatches.append(Mismatch(decision.index, f"the engine's seat {decision.seat} decides, "
                                                           f"the translation's player{seat}"))
@@ -461,6 +466,10 @@ def _decide(decision: Decision, seat: int, legal: list[Term], names: dict[frozen
     candidates = legal
     if preview is not None:
         seen = {m: max(effects_seen(chosen, s, names, places) for s in preview(m)) for m in legal}
+        if drawing is not None and max(seen.values(), default=0) < len(chosen.split("; ")):
+            # some effect unseen: it may follow a card the option draws from a shuffled pile
+            drawn = {m: max(effects_seen(chosen, s, names, places) for s in drawing(m)) for m in legal}
+            seen = drawn if max(drawn.values(), default=0) > max(seen.values(), default=0) else seen
         top = max(seen.values(), default=0)
         candidates = [m for m in legal if seen[m] == top] if top > 0 else legal
         if len(candidates) > 1 and done:
