@@ -54,3 +54,12 @@ def test_a_book_check_that_does_not_say_how_many_cards_move_is_not_bounded() -> 
     """Without the condition on the group's size (a book of any size), no card need move."""
     text = BOOKS.replace("STEAL", "").replace("((== (size 'G) 4)", "((== (game sto TURNS) 4)")
     assert _score_range(text)[1] > 4
+
+
+def test_a_book_laid_by_an_all_over_its_cards_counts_alike() -> None:
+    """``(all 'G 'X (move 'X (top BOOKS)))`` moves every card of the group as ``repeat all``
+    does: the same budget, and the engine's figures."""
+    text = BOOKS.replace("STEAL", "").replace("(repeat all (move (top 'G) (top ((current player) vloc BOOKS))))",
+                                              "(all 'G 'X (move 'X (top ((current player) vloc BOOKS))))")
+    assert _score_range(text) == (0, 4)
+    playouts(text, games=8)

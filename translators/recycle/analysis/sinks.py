@@ -2,7 +2,8 @@
 
 A pile family no effect takes a card from is a *sink* (the books of a Go Fish, the tricks a
 player took). A change of an integer cell that runs only together with a move of every card of
-a collection onto a sink, under a condition that the collection holds N cards or more
+a collection onto a sink (by ``repeat all`` or an ``all`` over it), under a condition that the
+collection holds N cards or more
 (``((== (size 'MATCH) 4) (do ((inc SCORE 1) (repeat all (move (top 'MATCH) (top BOOKS)))))))``),
 runs at most C / N times in a whole game, C the game's cards: each card enters the sink once,
 and every run brings N. The effects that share a sink and an N share that budget
@@ -52,14 +53,16 @@ def sink_budgets(program: ir.Program, model: GameModel) -> dict[int, tuple[tuple
 
 
 def _fed(effects: list[ir.Effect], index: int, sinks: set[Family]) -> tuple[Family, int] | None:
-    """The sink and the fewest cards a bulk move brings to it whenever ``effects[index]`` runs:
-    a move of every card of a collection, under the same guards, one of which says that
+    """The sink and the fewest cards a move of every card of a collection (:func:`_whole`)
+    brings to it whenever ``effects[index]`` runs: under the same guards, one of which says that
     collection holds N cards or more, where nothing between the guards' reading and the move
     moves a card or changes what the collection reads."""
     effect = effects[index]
     for other in effects:
-        if not isinstance(other, ir.BulkMove) or other.guards != effect.guards:
+        whole = _whole(other)
+        if whole is None or not isinstance(other, (ir.MoveCard, ir.BulkMove)) or other.guards != effect.guards:
             continue
+        source, source_env = whole
         target, _ = deref(other.target, other.env)
         family = _family(target)
         if family not in sinks:
@@ -68,11 +71,23 @@ def _fed(effects: list[ir.Effect], index: int, sinks: set[Family]) -> tuple[Fami
         at = [index, position[other.id]] + [position[g.anchor] for g in effect.guards if g.anchor in position]
         between = [e for e in effects[min(at):max(at) + 1] if e is not other]
         if any(isinstance(e, (ir.MoveCard, ir.BulkMove)) for e in between) \
-                or clash([(e.node, e.env) for e in between], other.source, other.env):
+                or clash([(e.node, e.env) for e in between], source, source_env):
             continue
-        cards = max((_at_least(g.cond, g.env, other.source, other.env) for g in effect.guards), default=0)
+        cards = max((_at_least(g.cond, g.env, source, source_env) for g in effect.guards), default=0)
         if cards > 0:
             return family, cards
+    return None
+
+
+def _whole(effect: ir.Effect) -> tuple[Any, Env] | None:
+    """The collection an effect moves every card of, ``(repeat all (move (top COLL) ...))`` or
+    ``(all COLL 'C (move 'C ...))``, with its environment; None for other effects."""
+    if isinstance(effect, ir.BulkMove):
+        return effect.source, effect.env
+    card, card_env = deref(effect.card, effect.env) if isinstance(effect, ir.MoveCard) else (None, effect.env)
+    binding = card_env.get(card.name) if isinstance(card, Var) else None
+    if isinstance(binding, Sym) and binding.domain is not None and binding.domain.parallel:
+        return binding.domain.collection, binding.domain.env
     return None
 
 
