@@ -41,40 +41,43 @@ def sink_budgets(program: ir.Program, model: GameModel) -> dict[int, tuple[tuple
     if not sinks:
         return {}
     effects = [e for _, e in sorted(program.effects.items())]
+    position = {e.id: i for i, e in enumerate(effects)}
+    # the moves of every card of a collection onto a sink, by the guards they run under
+    feeding: dict[tuple[int, ...], list[ir.MoveCard | ir.BulkMove]] = {}
+    for effect in effects:
+        if isinstance(effect, (ir.MoveCard, ir.BulkMove)) and _whole(effect) is not None \
+                and _family(deref(effect.target, effect.env)[0]) in sinks:
+            feeding.setdefault(tuple(g.id for g in effect.guards), []).append(effect)
     out: dict[int, tuple[tuple[Family, int], int]] = {}
-    for index, effect in enumerate(effects):
+    for effect in effects:
         if not isinstance(effect, ir.SetInt) or effect.op == "set" or not effect.guards:
             continue
-        fed = _fed(effects, index, sinks)
+        fed = _fed(effects, position, effect, feeding.get(tuple(g.id for g in effect.guards), []))
         if fed is not None:
             family, cards = fed
             out[effect.id] = ((family, cards), len(model.cards) // cards)
     return out
 
 
-def _fed(effects: list[ir.Effect], index: int, sinks: set[Family]) -> tuple[Family, int] | None:
-    """The sink and the fewest cards a move of every card of a collection (:func:`_whole`)
-    brings to it whenever ``effects[index]`` runs: under the same guards, one of which says that
-    collection holds N cards or more, where nothing between the guards' reading and the move
+def _fed(effects: list[ir.Effect], position: dict[int, int], effect: ir.SetInt,
+         moves: list[ir.MoveCard | ir.BulkMove]) -> tuple[Family, int] | None:
+    """The sink and the fewest cards one of ``moves`` (under the same guards, of every card of a
+    collection onto a sink) brings to it whenever ``effect`` runs: one of the guards says that
+    collection holds N cards or more, and nothing between the guards' reading and the move
     moves a card or changes what the collection reads."""
-    effect = effects[index]
-    for other in effects:
-        whole = _whole(other)
-        if whole is None or not isinstance(other, (ir.MoveCard, ir.BulkMove)) or other.guards != effect.guards:
-            continue
+    for move in moves:
+        whole = _whole(move)
+        assert whole is not None
         source, source_env = whole
-        target, _ = deref(other.target, other.env)
-        family = _family(target)
-        if family not in sinks:
-            continue
-        position = {e.id: i for i, e in enumerate(effects)}
-        at = [index, position[other.id]] + [position[g.anchor] for g in effect.guards if g.anchor in position]
-        between = [e for e in effects[min(at):max(at) + 1] if e is not other]
+        at = [position[effect.id], position[move.id]] + [position[g.anchor] for g in effect.guards if g.anchor in position]
+        between = [e for e in effects[min(at):max(at) + 1] if e is not move]
         if any(isinstance(e, (ir.MoveCard, ir.BulkMove)) for e in between) \
                 or clash([(e.node, e.env) for e in between], source, source_env):
             continue
         cards = max((_at_least(g.cond, g.env, source, source_env) for g in effect.guards), default=0)
         if cards > 0:
+            family = _family(deref(move.target, move.env)[0])
+            assert family is not None
             return family, cards
     return None
 

@@ -36,6 +36,7 @@ Anything else (a pile shuffled, a turn cycled, a cell read through a ``let``) gi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from translators.recycle.ir.footprints import clash, describe
@@ -266,27 +267,49 @@ def _before(node: Any, env: Env, action: Any, action_env: Env) -> Any:
         if blank is None or clash([(action, env)], blank[0], env):
             return None
         return (_assigned(action, env, [node]) or blank)[0]
+    changes = _changes(action, env)
+    if changes is None:
+        return None
+    piles, end, _ = changes
+    return _piles_before(node, env, action, piles, end)
+
+
+#: What a move does to the piles it changes: each pile's key to what its location becomes, the
+#: card it puts on an end of a pile (that end, the pile's key, the card) and what it reads.
+Changes = tuple[dict[Any, Callable[[Any], Any]], tuple[str, Any, Any] | None, Any]
+
+
+def _changes(action: Any, env: Env) -> Changes | None:
+    """What ``action`` does to piles: a card moved from the top or bottom of a pile, or picked
+    from one by the choice, to an end of another (or of the same one) leaves the first and
+    joins the second, on that end; a pile moved whole (:func:`_whole`) is left empty and joins
+    the other. None for other actions."""
+    at = {"line": action.line, "column": action.column}
     if isinstance(action, RepeatAll):
         whole = _whole(action, env)
         if whole is None:
             return None
         pile, source, target = whole
-        return _piles_before(node, env, action, {target: lambda part: SetOp("union", (part, pile), **at),
-                                                 source: lambda part: _emptied(part, action, at)})
+        return {target: lambda part: SetOp("union", (part, pile), **at),
+                source: lambda part: _emptied(part, action, at)}, None, pile
     moved = _moved_card(action.source, env) if isinstance(action, Move) else None
     end, end_env = deref(action.target, env) if isinstance(action, Move) else (None, env)
     if moved is None or not (isinstance(end, CardAt) and end.position in ("top", "bottom")):
         return None
     card, source, source_pile = moved
     target = location_key(end.cards, end_env)
-    if target is None or target == source:
+    if target is None:
         return None
     var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
     drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
-    return _piles_before(node, env, action, {target: lambda part: SetOp("union", (part, drawn), **at),
-                                             source: lambda part: Filter(part, var, Compare("!=", var, card, kind="card",
-                                                                                            **at), **at)},
-                         (str(end.position), target, card))
+
+    def left(part: Any) -> Any:
+        return Filter(part, var, Compare("!=", var, card, kind="card", **at), **at)
+
+    piles: dict[Any, Callable[[Any], Any]] = {source: left, target: lambda part: SetOp("union", (part, drawn), **at)}
+    if source == target:
+        piles = {source: lambda part: SetOp("union", (left(part), drawn), **at)}
+    return piles, (str(end.position), target, card), card
 
 
 def _piles_before(node: Any, env: Env, action: Node, piles: dict[Any, Any],
@@ -329,27 +352,11 @@ def _undo(action: Any, env: Env, earlier: tuple[tuple[Node, Env], ...], pile: An
         return base, conditions
     if isinstance(action, Repeat):
         return _undo_run(action, env, earlier, pile, base, conditions, at)
-    if isinstance(action, RepeatAll):
-        whole = _whole(action, env)
-        if whole is None or pile not in whole[1:] or clash(earlier, whole[0], env) \
-                or any(clash([(action, env)], condition, env) for condition in conditions):
-            return None
-        return _emptied(base, action, at) if whole[1] == pile else SetOp("union", (base, whole[0]), **at), conditions
-    source = _moved_card(action.source, env) if isinstance(action, Move) else None
-    target = _target(action.target, env) if isinstance(action, Move) else None
-    if source is None or target is None or clash(earlier, source[0], env) \
+    changes = _changes(action, env)
+    if changes is None or pile not in changes[0] or clash(earlier, changes[2], env) \
             or any(clash([(action, env)], condition, env) for condition in conditions):
         return None
-    card, source_key, source_pile = source
-    if pile not in (source_key, target):
-        return None
-    var = Var(f"PREVIEW_{action.line}_{action.column}", kind="card", **at)
-    if source_key == pile:
-        base = Filter(base, var, Compare("!=", var, card, kind="card", **at), **at)
-    if target == pile:
-        drawn = Filter(source_pile, var, Compare("==", var, card, kind="card", **at), **at)
-        base = SetOp("union", (base, drawn), **at)
-    return base, conditions
+    return changes[0][pile](base), conditions
 
 
 def _whole(action: RepeatAll, env: Env) -> tuple[CardLocation, Any, Any] | None:
